@@ -1,0 +1,90 @@
+/**
+ * The one table of error codes every Diosc package speaks. A code is stable API: clients branch on it,
+ * the docs list it (`docs/errors.md`), and a test keeps the two in step.
+ */
+export const ERROR_CODES = {
+  invalid_input: { status: 400, retryable: false, message: 'The input does not match the tool schema.' },
+  unsupported_input: {
+    status: 422,
+    retryable: false,
+    message: 'The input is valid JSON but this collection does not support it.',
+  },
+  unknown_tool: { status: 404, retryable: false, message: 'There is no such tool.' },
+  not_granted: {
+    status: 403,
+    retryable: false,
+    message: 'This caller is not granted that collection or function.',
+  },
+  not_found: { status: 404, retryable: false, message: 'There is no such collection or item.' },
+  unavailable: {
+    status: 405,
+    retryable: false,
+    message: 'This function is not available on this collection.',
+  },
+  precondition_failed: {
+    status: 412,
+    retryable: false,
+    message: 'The item changed since the given version.',
+  },
+  request_id_collision: {
+    status: 409,
+    retryable: false,
+    message: 'This request ID was already used with different input.',
+  },
+  in_flight: { status: 409, retryable: true, message: 'A request with this ID is still being processed.' },
+  quota_exceeded: { status: 429, retryable: false, message: 'The account quota would be exceeded.' },
+  rate_limited: { status: 429, retryable: true, message: 'Too many calls; slow down.' },
+  busy: { status: 503, retryable: true, message: 'The account is busy; retry shortly.' },
+  too_large: { status: 413, retryable: false, message: 'The request body is too large.' },
+  unsupported_media_type: {
+    status: 415,
+    retryable: false,
+    message: 'Only application/json bodies are accepted.',
+  },
+  unauthenticated: { status: 401, retryable: false, message: 'Authentication is required.' },
+  invalid_credentials: { status: 401, retryable: false, message: 'The email or password is wrong.' },
+  session_expired: { status: 401, retryable: false, message: 'The session has ended; sign in again.' },
+  forbidden_origin: { status: 403, retryable: false, message: 'The request origin is not allowed.' },
+  csrf_failed: { status: 403, retryable: false, message: 'The CSRF token is missing or wrong.' },
+  cross_site: { status: 403, retryable: false, message: 'Cross-site requests are refused.' },
+  not_enabled: { status: 403, retryable: false, message: 'Browser tools are not enabled for this session.' },
+  selection_invalid: {
+    status: 400,
+    retryable: false,
+    message: 'The selection names a collection or function that is not available.',
+  },
+  receipt_expired: { status: 410, retryable: false, message: 'The review receipt has expired.' },
+  receipt_mismatch: {
+    status: 409,
+    retryable: false,
+    message: 'The review receipt does not match this request.',
+  },
+  receipt_used: { status: 409, retryable: false, message: 'The review receipt was already used.' },
+  review_required: {
+    status: 409,
+    retryable: false,
+    message: 'The change has not been reviewed and accepted.',
+  },
+  revoked: { status: 401, retryable: false, message: 'This connection has been revoked.' },
+  cancelled: {
+    status: 499,
+    retryable: false,
+    message: 'The request was cancelled before it was dispatched.',
+  },
+  uncertain: {
+    status: 504,
+    retryable: false,
+    message:
+      'The request was cancelled after dispatch; it may have committed. Check the receipt; do not retry under a new request ID.',
+  },
+  declined: { status: 409, retryable: false, message: 'The change was declined by the user.' },
+  internal: { status: 500, retryable: true, message: 'Something went wrong on the server.' },
+} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const errorCodes = Object.keys(ERROR_CODES) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}

@@ -1,0 +1,2 @@
+/** Compiled validators: a subpath, so browser bundles that only need descriptors stay free of ajv. */
+export { isFunctionName, isValidOutput, validateInput } from './catalog/validators.js';

@@ -1,0 +1,39 @@
+import type { CollectionFunction } from '@diosc/protocol';
+
+/**
+ * What a caller may touch. `all` is the signed-in owner acting in their own portal; `exact` is a
+ * connection's grant: collection IDs mapped to the functions allowed on each, and nothing else —
+ * a collection created later is simply absent.
+ */
+export type Grant =
+  | { kind: 'all' }
+  | { kind: 'exact'; collections: Readonly<Record<string, readonly CollectionFunction[]>> };
+
+export type CallerTransport = 'owner' | 'http_mcp' | 'browser' | 'cli';
+
+/** Who is calling, through what, and with what authority. Transports build it; the core trusts only it. */
+export interface CallerContext {
+  accountId: string;
+  /** Receipt namespace: request IDs are unique per actor. */
+  actor: string;
+  via: CallerTransport;
+  connectionId?: string;
+  grant: Grant;
+  signal?: AbortSignal;
+}
+
+export function grantAllows(grant: Grant, collectionId: string, fn: CollectionFunction): boolean {
+  if (grant.kind === 'all') return true;
+  return (
+    Object.hasOwn(grant.collections, collectionId) && (grant.collections[collectionId] ?? []).includes(fn)
+  );
+}
+
+export function grantNamesAnyCollection(grant: Grant): boolean {
+  return grant.kind === 'all' || Object.values(grant.collections).some((functions) => functions.length > 0);
+}
+
+export function grantedFunctions(grant: Grant, collectionId: string): readonly CollectionFunction[] | 'all' {
+  if (grant.kind === 'all') return 'all';
+  return Object.hasOwn(grant.collections, collectionId) ? (grant.collections[collectionId] ?? []) : [];
+}

@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Database } from '../store/schema.js';
+import type { AccountLimits } from './limits.js';
+import type { Receipts } from './receipts.js';
+
+/** What every operation implementation is handed. Built once per core; never global. */
+export interface OperationContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  limits: AccountLimits;
+  receipts: Receipts;
+}

@@ -1,0 +1,34 @@
+import type { ItemFull, ItemSummary, MessageMetadata } from '@diosc/protocol';
+import type { ItemsTable } from '../store/schema.js';
+
+export type ItemRow = ItemsTable;
+
+export function itemVersion(row: Pick<ItemRow, 'version'>): string {
+  return String(row.version);
+}
+
+export function toSummary(row: ItemRow): ItemSummary {
+  const summary: ItemSummary = {
+    id: row.id,
+    title: row.title,
+    version: itemVersion(row),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    sizeBytes: row.size_bytes,
+  };
+  if (row.metadata !== null) summary.metadata = JSON.parse(row.metadata) as MessageMetadata;
+  return summary;
+}
+
+export function toFull(row: ItemRow, maxChars: number): ItemFull {
+  const truncated = row.content.length > maxChars;
+  return {
+    ...toSummary(row),
+    contentType: row.content_type,
+    content: truncated ? row.content.slice(0, maxChars) : row.content,
+    truncated,
+  };
+}
+
+export function byteSize(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}

@@ -1,0 +1,45 @@
+import { DioscError, type MutatingFunction } from '@diosc/protocol';
+import type { Transaction } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { CallerContext } from './caller.js';
+import type { OperationContext } from './context.js';
+import { inputDigest } from './digest.js';
+
+export interface MutationOutcome<R> {
+  result: R;
+  replayed: boolean;
+}
+
+/**
+ * The one path every write and delete takes: claim the request ID, stop if the caller already gave
+ * up, then run the change and complete its receipt in a single transaction. A refusal inside the
+ * transaction rolls back and releases the claim, so nothing — not even a receipt — is left behind.
+ */
+export async function runMutation<R>(
+  ctx: OperationContext,
+  caller: CallerContext,
+  fn: MutatingFunction,
+  input: { requestId: string },
+  change: (trx: Transaction<Database>) => Promise<R>,
+): Promise<MutationOutcome<R>> {
+  const key = { actor: caller.actor, requestId: input.requestId };
+  const claim = await ctx.receipts.claim(key, caller.accountId, fn, inputDigest(fn, input));
+  if (claim.kind === 'replay') return { result: claim.result as R, replayed: true };
+  try {
+    if (caller.signal?.aborted) {
+      throw new DioscError(
+        'cancelled',
+        `Request "${input.requestId}" was cancelled before it was dispatched.`,
+      );
+    }
+    const result = await ctx.db.transaction().execute(async (trx) => {
+      const value = await change(trx);
+      await ctx.receipts.complete(trx, key, value);
+      return value;
+    });
+    return { result, replayed: false };
+  } catch (error) {
+    await ctx.receipts.release(key);
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createAccountCore } from './account/core.js';
+import type { AccountLimits } from './account/limits.js';
+import { type Clock, systemClock } from './clock.js';
+import type { ServerConfig } from './config.js';
+import { createConnections } from './connections/connections.js';
+import type { DioscContext } from './context.js';
+import { installErrorHandling } from './http/errors.js';
+import type { Store } from './store/dialect.js';
+import { createUsageLog } from './usage/usage-log.js';
+
+export interface BuildAppOptions {
+  config: ServerConfig;
+  store: Store;
+  clock?: Clock;
+  limits?: Partial<AccountLimits>;
+  /** Pino options, or false for silence in tests. */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/** Log lines never carry credentials: no headers, and URLs without their query string. */
+const serializers = {
+  req(request: { method: string; url: string; id: string }) {
+    return { id: request.id, method: request.method, path: request.url.split('?')[0] };
+  },
+};
+
+/** Builds the whole server as one Fastify instance with each feature as an encapsulated plugin. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: options.config.logLevel, serializers, ...(options.logger as object) },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  });
+  const context: DioscContext = {
+    config: options.config,
+    store: options.store,
+    clock,
+    core: createAccountCore({ store: options.store, clock, limits: options.limits }),
+    connections: createConnections(options.store.db, clock),
+    usage: createUsageLog(options.store.db, clock),
+  };
+  app.decorate('diosc', context);
+  installErrorHandling(app);
+
+  app.get('/healthz', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { status: 'ok', store: options.store.dialect };
+  });
+
+  return app;
+}

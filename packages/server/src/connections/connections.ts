@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { DioscError } from '@diosc/protocol';
+import type { Kysely } from 'kysely';
+import { hashToken, randomSecret } from '../auth/secrets.js';
+import type { Clock } from '../clock.js';
+import type { AppConnectionsTable, Database } from '../store/schema.js';
+import type { GrantEntry } from './grant.js';
+
+export type ConnectionTransport = AppConnectionsTable['transport'];
+
+/** A connection as the owner sees it. Never carries the token or its hash. */
+export interface ConnectionView {
+  id: string;
+  displayName: string;
+  transport: ConnectionTransport;
+  provenance: string;
+  grant: GrantEntry[];
+  grantGeneration: number;
+  tokenExpiresAt: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export type ConnectionRow = AppConnectionsTable;
+
+const TOKEN_PREFIX = 'dsc_';
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function toView(row: ConnectionRow): ConnectionView {
+  return {
+    id: row.id,
+    displayName: row.display_name,
+    transport: row.transport,
+    provenance: row.provenance,
+    grant: JSON.parse(row.grant_json) as GrantEntry[],
+    grantGeneration: row.grant_generation,
+    tokenExpiresAt: iso(row.token_expires_at),
+    createdAt: iso(row.created_at)!,
+    lastUsedAt: iso(row.last_used_at),
+    revokedAt: iso(row.revoked_at),
+  };
+}
+
+/**
+ * The owner app-connection resource model: durable records of who may use an account and how.
+ * HTTP MCP connections hold a hashed bearer token; browser connections are bound to one session.
+ */
+export function createConnections(db: Kysely<Database>, clock: Clock) {
+  function issueToken(): { token: string; hash: string } {
+    const token = `${TOKEN_PREFIX}${randomSecret(32)}`;
+    return { token, hash: hashToken(token) };
+  }
+
+  async function requireOwned(accountId: string, id: string): Promise<ConnectionRow> {
+    const row = await db
+      .selectFrom('app_connections')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!row) throw new DioscError('not_found', `There is no connection "${id}".`);
+    return row;
+  }
+
+  return {
+    /** Creates an HTTP MCP connection; the returned token is the only copy that will ever exist. */
+    async createMcp(
+      accountId: string,
+      input: { displayName: string; grant: GrantEntry[]; expiresInMs?: number; provenance?: string },
+    ): Promise<{ connection: ConnectionView; token: string }> {
+      const now = clock.now();
+      const { token, hash } = issueToken();
+      const row: ConnectionRow = {
+        id: randomUUID(),
+        account_id: accountId,
+        display_name: input.displayName,
+        transport: 'http_mcp',
+        provenance: input.provenance ?? 'owner-portal',
+        grant_json: JSON.stringify(input.grant),
+        grant_generation: 1,
+        session_id_hash: null,
+        token_hash: hash,
+        token_expires_at: input.expiresInMs ? now + input.expiresInMs : null,
+        created_at: now,
+        last_used_at: null,
+        revoked_at: null,
+      };
+      await db.insertInto('app_connections').values(row).execute();
+      return { connection: toView(row), token };
+    },
+
+    /** Creates (replacing any earlier one for this session) the browser-session access record. */
+    async createBrowser(
+      accountId: string,
+      sessionIdHash: string,
+      grant: GrantEntry[],
+    ): Promise<ConnectionRow> {
+      const now = clock.now();
+      await db
+        .updateTable('app_connections')
+        .set({ revoked_at: now })
+        .where('account_id', '=', accountId)
+        .where('transport', '=', 'browser')
+        .where('revoked_at', 'is', null)
+        .execute();
+      const row: ConnectionRow = {
+        id: randomUUID(),
+        account_id: accountId,
+        display_name: 'Browser tools (this session)',
+        transport: 'browser',
+        provenance: 'owner-browser-consent',
+        grant_json: JSON.stringify(grant),
+        grant_generation: 1,
+        session_id_hash: sessionIdHash,
+        token_hash: null,
+        token_expires_at: null,
+        created_at: now,
+        last_used_at: null,
+        revoked_at: null,
+      };
+      await db.insertInto('app_connections').values(row).execute();
+      return row;
+    },
+
+    async list(accountId: string, transport?: ConnectionTransport): Promise<ConnectionView[]> {
+      let query = db
+        .selectFrom('app_connections')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc');
+      if (transport) query = query.where('transport', '=', transport);
+      return (await query.execute()).map(toView);
+    },
+
+    get: requireOwned,
+
+    /** The live connection a bearer token names, or undefined for unknown, revoked or expired tokens. */
+    async findByToken(token: string): Promise<ConnectionRow | undefined> {
+      if (!token.startsWith(TOKEN_PREFIX)) return undefined;
+      const row = await db
+        .selectFrom('app_connections')
+        .selectAll()
+        .where('token_hash', '=', hashToken(token))
+        .where('transport', '=', 'http_mcp')
+        .executeTakeFirst();
+      if (!row || row.revoked_at !== null) return undefined;
+      if (row.token_expires_at !== null && row.token_expires_at <= clock.now()) return undefined;
+      return row;
+    },
+
+    /** The live browser-access record of a session, if browser tools are enabled there. */
+    async findBrowserForSession(
+      accountId: string,
+      sessionIdHash: string,
+    ): Promise<ConnectionRow | undefined> {
+      return db
+        .selectFrom('app_connections')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('transport', '=', 'browser')
+        .where('session_id_hash', '=', sessionIdHash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+    },
+
+    async changeGrant(accountId: string, id: string, grant: GrantEntry[]): Promise<ConnectionView> {
+      const row = await requireOwned(accountId, id);
+      if (row.revoked_at !== null) throw new DioscError('revoked', 'This connection has been revoked.');
+      await db
+        .updateTable('app_connections')
+        .set({ grant_json: JSON.stringify(grant), grant_generation: row.grant_generation + 1 })
+        .where('id', '=', id)
+        .execute();
+      return toView(await requireOwned(accountId, id));
+    },
+
+    /** Replaces the token; the old one stops working at once. */
+    async rotate(
+      accountId: string,
+      id: string,
+      expiresInMs?: number,
+    ): Promise<{ connection: ConnectionView; token: string }> {
+      const row = await requireOwned(accountId, id);
+      if (row.revoked_at !== null) throw new DioscError('revoked', 'This connection has been revoked.');
+      if (row.transport !== 'http_mcp')
+        throw new DioscError('unavailable', 'Only HTTP MCP connections have tokens.');
+      const { token, hash } = issueToken();
+      await db
+        .updateTable('app_connections')
+        .set({ token_hash: hash, token_expires_at: expiresInMs ? clock.now() + expiresInMs : null })
+        .where('id', '=', id)
+        .execute();
+      return { connection: toView(await requireOwned(accountId, id)), token };
+    },
+
+    async revoke(accountId: string, id: string): Promise<ConnectionView> {
+      const row = await requireOwned(accountId, id);
+      if (row.revoked_at === null) {
+        await db
+          .updateTable('app_connections')
+          .set({ revoked_at: clock.now(), grant_generation: row.grant_generation + 1 })
+          .where('id', '=', id)
+          .execute();
+      }
+      return toView(await requireOwned(accountId, id));
+    },
+
+    async touch(id: string): Promise<void> {
+      await db
+        .updateTable('app_connections')
+        .set({ last_used_at: clock.now() })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
+export type Connections = ReturnType<typeof createConnections>;

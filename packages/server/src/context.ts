@@ -1,0 +1,22 @@
+import type { AccountCore } from './account/core.js';
+import type { Clock } from './clock.js';
+import type { ServerConfig } from './config.js';
+import type { Connections } from './connections/connections.js';
+import type { Store } from './store/dialect.js';
+import type { UsageLog } from './usage/usage-log.js';
+
+/** Per-app state, decorated onto the Fastify instance as `app.diosc`; never a module global. */
+export interface DioscContext {
+  config: ServerConfig;
+  store: Store;
+  core: AccountCore;
+  clock: Clock;
+  connections: Connections;
+  usage: UsageLog;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    diosc: DioscContext;
+  }
+}

@@ -1,0 +1,12 @@
+export type { CallerContext, Grant } from './account/caller.js';
+export type { AccountCore, CoreResult } from './account/core.js';
+export { createAccountCore } from './account/core.js';
+export type { BuildAppOptions } from './app.js';
+export { buildApp } from './app.js';
+export type { Clock } from './clock.js';
+export { manualClock, systemClock } from './clock.js';
+export type { ServerConfig } from './config.js';
+export { loadConfig } from './config.js';
+export { ensureOwner } from './first-run.js';
+export type { Store } from './store/dialect.js';
+export { openStore } from './store/dialect.js';

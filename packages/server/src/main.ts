@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { loadConfig } from './config.js';
+import { ensureOwner } from './first-run.js';
+import { openStore } from './store/dialect.js';
+
+/** `npm start`: open (or create) the store, make sure the owner exists, serve, and shut down cleanly. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: join(config.dataDir, 'diosc.sqlite'),
+  });
+  const owner = await ensureOwner(store, config, systemClock);
+  const app = await buildApp({ config, store });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = config.publicOrigin.endsWith(`:${config.port}`)
+    ? config.publicOrigin.replace(/:\d+$/, `:${port}`)
+    : config.publicOrigin;
+
+  const lines = [
+    '',
+    `  Diosc is running at ${url}`,
+    `  Store: ${store.dialect === 'sqlite' ? join(config.dataDir, 'diosc.sqlite') : 'PostgreSQL (DATABASE_URL)'}`,
+  ];
+  if (owner.generatedPassword) {
+    lines.push(`  Sign in as ${owner.email} with password: ${owner.generatedPassword}`);
+    lines.push(
+      '  (shown once; set DIOSC_OWNER_PASSWORD on first run to choose it, or run `npm run diosc -- reset-password`)',
+    );
+  } else if (owner.created) {
+    lines.push(`  Sign in as ${owner.email} with the password from DIOSC_OWNER_PASSWORD.`);
+  } else {
+    lines.push(
+      `  Sign in as ${owner.email} (password printed on first run; reset with \`npm run diosc -- reset-password\`).`,
+    );
+  }
+  // The credentials go to the terminal only, never through the logger.
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Diosc failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** One store: a Kysely instance over one dialect. The account core never knows which. */
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface StoreConfig {
+  /** `postgres://…` selects PostgreSQL; otherwise SQLite at `sqlitePath`. */
+  databaseUrl?: string;
+  sqlitePath: string;
+}
+
+export async function openStore(config: StoreConfig): Promise<Store> {
+  if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    const { openPostgresStore } = await import('./postgres/open.js');
+    return openPostgresStore(config.databaseUrl);
+  }
+  const { openSqliteStore } = await import('./sqlite/open.js');
+  return openSqliteStore(config.sqlitePath);
+}

@@ -1,0 +1,148 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+
+/**
+ * Migrations, in code so a bundled server needs no migration folder. Column types are the subset
+ * SQLite and PostgreSQL share; `bigint` holds epoch milliseconds.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_account_core': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('accounts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('display_name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('collections')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('provider', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('collections_pk', ['account_id', 'id'])
+        .execute();
+      await db.schema
+        .createTable('items')
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('collection_id', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('metadata', 'text')
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('size_bytes', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('items_pk', ['account_id', 'collection_id', 'id'])
+        .addForeignKeyConstraint(
+          'items_collection_fk',
+          ['account_id', 'collection_id'],
+          'collections',
+          ['account_id', 'id'],
+          (fk) => fk.onDelete('cascade'),
+        )
+        .execute();
+      await db.schema
+        .createIndex('items_by_change')
+        .on('items')
+        .columns(['account_id', 'collection_id', 'updated_at', 'id'])
+        .execute();
+      await db.schema
+        .createTable('receipts')
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('request_id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('function_name', 'text', (c) => c.notNull())
+        .addColumn('input_digest', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('result', 'text')
+        .addColumn('lease_expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('completed_at', 'bigint')
+        .addPrimaryKeyConstraint('receipts_pk', ['actor', 'request_id'])
+        .execute();
+      await db.schema.createIndex('receipts_by_age').on('receipts').columns(['created_at']).execute();
+    },
+  },
+  '0002_access': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('generation', 'integer', (c) => c.notNull())
+        .addColumn('csrf_secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('ended_at', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('app_connections')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('display_name', 'text', (c) => c.notNull())
+        .addColumn('transport', 'text', (c) => c.notNull())
+        .addColumn('provenance', 'text', (c) => c.notNull())
+        .addColumn('grant_json', 'text', (c) => c.notNull())
+        .addColumn('grant_generation', 'integer', (c) => c.notNull())
+        .addColumn('session_id_hash', 'text')
+        .addColumn('token_hash', 'text', (c) => c.unique())
+        .addColumn('token_expires_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('usage')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('connection_id', 'text')
+        .addColumn('transport', 'text', (c) => c.notNull())
+        .addColumn('request_id', 'text')
+        .addColumn('tool', 'text', (c) => c.notNull())
+        .addColumn('collection_id', 'text')
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('usage_by_account')
+        .on('usage')
+        .columns(['account_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createTable('review_receipts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('session_id_hash', 'text', (c) => c.notNull())
+        .addColumn('connection_id', 'text', (c) => c.notNull())
+        .addColumn('grant_generation', 'integer', (c) => c.notNull())
+        .addColumn('function_name', 'text', (c) => c.notNull())
+        .addColumn('args_digest', 'text', (c) => c.notNull())
+        .addColumn('args_json', 'text', (c) => c.notNull())
+        .addColumn('acknowledged_at', 'bigint')
+        .addColumn('used_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Store migration ${failed} failed`, { cause: error });
+  }
+}
+
+export { sql };

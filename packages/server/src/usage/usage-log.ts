@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Database } from '../store/schema.js';
+
+/** One tool call as recorded: who, through what, which tool on which collection, and how it ended. */
+export interface UsageEntry {
+  accountId: string;
+  connectionId: string | null;
+  transport: 'http_mcp' | 'browser' | 'owner';
+  requestId: string | null;
+  tool: string;
+  collection: string | null;
+  /** `ok`, `replayed`, or the error code. */
+  outcome: string;
+  durationMs: number;
+}
+
+export interface UsageView extends Omit<UsageEntry, 'accountId'> {
+  id: string;
+  at: string;
+}
+
+/**
+ * The usage record. It holds identifiers and outcomes only: never arguments, item content or any
+ * credential, so it can be shown and exported freely.
+ */
+export function createUsageLog(db: Kysely<Database>, clock: Clock) {
+  return {
+    async record(entry: UsageEntry): Promise<void> {
+      await db
+        .insertInto('usage')
+        .values({
+          id: randomUUID(),
+          account_id: entry.accountId,
+          connection_id: entry.connectionId,
+          transport: entry.transport,
+          request_id: entry.requestId,
+          tool: entry.tool,
+          collection_id: entry.collection,
+          outcome: entry.outcome,
+          duration_ms: Math.round(entry.durationMs),
+          created_at: clock.now(),
+        })
+        .execute();
+    },
+
+    async list(
+      accountId: string,
+      filter: { transport?: UsageEntry['transport']; limit?: number } = {},
+    ): Promise<UsageView[]> {
+      let query = db
+        .selectFrom('usage')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .limit(Math.min(filter.limit ?? 50, 200));
+      if (filter.transport) query = query.where('transport', '=', filter.transport);
+      return (await query.execute()).map((row) => ({
+        id: row.id,
+        connectionId: row.connection_id,
+        transport: row.transport as UsageEntry['transport'],
+        requestId: row.request_id,
+        tool: row.tool,
+        collection: row.collection_id,
+        outcome: row.outcome,
+        durationMs: row.duration_ms,
+        at: new Date(row.created_at).toISOString(),
+      }));
+    },
+  };
+}
+
+export type UsageLog = ReturnType<typeof createUsageLog>;
+
+/** The collection an input names, if any, for the usage record. */
+export function collectionOf(input: unknown): string | null {
+  const value = (input as { collection?: unknown } | null)?.collection;
+  return typeof value === 'string' ? value.slice(0, 128) : null;
+}

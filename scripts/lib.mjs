@@ -1,0 +1,45 @@
+// Shared helpers of the project scripts: run a command, install what the project needs.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const root = new URL('..', import.meta.url).pathname;
+
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+export function must(command, args, options) {
+  const status = run(command, args, options);
+  if (status !== 0) {
+    console.error(`\n✗ ${command} ${args.join(' ')} exited with ${status}`);
+    process.exit(status);
+  }
+}
+
+/** npm ci when node_modules is missing or older than the lockfile. */
+export function ensureDependencies() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
+    console.log('› Installing dependencies (npm ci)…');
+    must('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+}
+
+/** Debian's Chromium, installed through apt when absent (tests never download a browser). */
+export function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  if (process.getuid?.() !== 0) {
+    console.error('Chromium is missing: run `sudo apt-get install -y chromium` (Debian) and retry.');
+    process.exit(1);
+  }
+  console.log('› Installing Debian chromium…');
+  must('apt-get', ['update', '-qq']);
+  must('apt-get', ['install', '-y', '-qq', 'chromium'], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  return '/usr/bin/chromium';
+}
