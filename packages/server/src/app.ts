@@ -6,6 +6,9 @@ import type { ServerConfig } from './config.js';
 import { createConnections } from './connections/connections.js';
 import type { DioscContext } from './context.js';
 import { installErrorHandling } from './http/errors.js';
+import { mcpPlugin } from './mcp/plugin.js';
+import { ownerPlugin } from './owner/plugin.js';
+import { portalShellPlugin } from './portal-shell/plugin.js';
 import type { Store } from './store/dialect.js';
 import { createUsageLog } from './usage/usage-log.js';
 
@@ -51,6 +54,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('cache-control', 'no-store');
     return { status: 'ok', store: options.store.dialect };
   });
+
+  await app.register(mcpPlugin);
+  await app.register(ownerPlugin, { prefix: '/api/owner' });
+  await app.register(portalShellPlugin);
 
   return app;
 }

@@ -53,6 +53,11 @@ export const ERROR_CODES = {
     retryable: false,
     message: 'The selection names a collection or function that is not available.',
   },
+  generation_changed: {
+    status: 409,
+    retryable: false,
+    message: 'The browser-tools selection changed; reload the tools before calling again.',
+  },
   receipt_expired: { status: 410, retryable: false, message: 'The review receipt has expired.' },
   receipt_mismatch: {
     status: 409,

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+/** Placeholder: filled in by the mcp feature. */
+export const mcpPlugin: FastifyPluginAsync = async () => {};

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+/** Placeholder: filled in by the owner feature. */
+export const ownerPlugin: FastifyPluginAsync = async () => {};
