@@ -1,0 +1,34 @@
+export type {
+  ActivityEntry,
+  ActivityOutcome,
+  AdapterState,
+  AdapterStatus,
+  Reviewer,
+  ReviewRequest,
+  RevokeReason,
+  WebMcpAdapter,
+  WebMcpAdapterOptions,
+  WindowLike,
+} from './adapter-types.js';
+export type {
+  DetectedModelContext,
+  LegacyModelContextLike,
+  ModelContextLike,
+  ToolExecuteCallback,
+  ToolExecuteOptions,
+  WebMcpTool,
+  WebMcpToolAnnotations,
+} from './model-context.js';
+export { detectModelContext } from './model-context.js';
+export type {
+  BrowserAccessView,
+  DescriptorsView,
+  GrantEntry,
+  OwnerBrowserApi,
+  ReviewEffects,
+  ReviewReceipt,
+  SessionView,
+  ToolCall,
+} from './owner-api-types.js';
+export type { OwnerBrowserApiOptions } from './owner-browser-api.js';
+export { createOwnerBrowserApi, TransportFailure } from './owner-browser-api.js';
