@@ -5,6 +5,7 @@ import type { Store } from '../store/dialect.js';
 import { createAdmission } from './admission.js';
 import { createCallRate } from './call-rate.js';
 import type { CallerContext } from './caller.js';
+import { authorizeCollection, type CollectionRecord } from './collections.js';
 import type { OperationContext } from './context.js';
 import { type AccountLimits, DEFAULT_LIMITS } from './limits.js';
 import { collectionsList } from './operations/collections-list.js';
@@ -30,7 +31,8 @@ export interface AccountCoreOptions {
 /**
  * The account core: the one implementation of the five operations that every transport calls.
  * Order of checks: rate → input → authority (grant, ownership, kind) → admission → cancellation →
- * the operation (with receipts for writes).
+ * the operation (writes: receipt claim, then mutation + receipt completion in one transaction).
+ * Authority comes before admission so a refusal on who-may-do-what never depends on load.
  */
 export function createAccountCore(options: AccountCoreOptions) {
   const clock = options.clock ?? systemClock;
@@ -44,15 +46,25 @@ export function createAccountCore(options: AccountCoreOptions) {
   const callRate = createCallRate(limits.callsPerMinutePerCaller, clock);
   const admission = createAdmission(limits.maxConcurrentPerAccount);
 
-  /** `input` has passed `validateInput(name, …)`; each branch narrows it to its operation's type. */
-  async function dispatch(name: FunctionName, input: unknown, caller: CallerContext) {
+  /**
+   * `input` has passed `validateInput(name, …)`; each branch narrows it to its operation's type.
+   * `collection` is the authorized target of a per-collection function (absent for collections_list).
+   */
+  async function dispatch(
+    name: FunctionName,
+    input: unknown,
+    caller: CallerContext,
+    collection: CollectionRecord | undefined,
+  ) {
     const args = input as OperationInputs[typeof name];
+    if (name === 'collections_list') {
+      return {
+        result: await collectionsList(ctx, args as OperationInputs['collections_list'], caller),
+        replayed: false,
+      };
+    }
+    const target = collection!;
     switch (name) {
-      case 'collections_list':
-        return {
-          result: await collectionsList(ctx, args as OperationInputs['collections_list'], caller),
-          replayed: false,
-        };
       case 'items_list':
         return {
           result: await itemsList(ctx, args as OperationInputs['items_list'], caller),
@@ -61,7 +73,7 @@ export function createAccountCore(options: AccountCoreOptions) {
       case 'item_read':
         return { result: await itemRead(ctx, args as OperationInputs['item_read'], caller), replayed: false };
       case 'item_write':
-        return itemWrite(ctx, args as OperationInputs['item_write'], caller);
+        return itemWrite(ctx, args as OperationInputs['item_write'], caller, target);
       case 'item_delete':
         return itemDelete(ctx, args as OperationInputs['item_delete'], caller);
     }
@@ -82,11 +94,16 @@ export function createAccountCore(options: AccountCoreOptions) {
       caller: CallerContext,
     ): Promise<CoreResult<N>> {
       callRate.take(caller.actor);
-      validateInput(name, input);
+      const valid = validateInput(name, input);
+      const fn = name as FunctionName;
+      const collection =
+        fn === 'collections_list'
+          ? undefined
+          : await authorizeCollection(ctx.db, caller, (valid as { collection: string }).collection, fn);
       const release = admission.enter(caller.accountId);
       try {
         if (caller.signal?.aborted) throw new DioscError('cancelled');
-        const outcome = await dispatch(name as FunctionName, input, caller);
+        const outcome = await dispatch(fn, input, caller, collection);
         return { name: name as N, result: outcome.result as OperationOutputs[N], replayed: outcome.replayed };
       } finally {
         release();

@@ -24,9 +24,15 @@ export function toFull(row: ItemRow, maxChars: number): ItemFull {
   return {
     ...toSummary(row),
     contentType: row.content_type,
-    content: truncated ? row.content.slice(0, maxChars) : row.content,
+    content: truncated ? cutAt(row.content, maxChars) : row.content,
     truncated,
   };
+}
+
+/** Cuts to at most `max` UTF-16 units without splitting a surrogate pair (which would not be valid text). */
+function cutAt(text: string, max: number): string {
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 export function byteSize(text: string): number {

@@ -34,12 +34,29 @@ export async function runMutation<R>(
     }
     const result = await ctx.db.transaction().execute(async (trx) => {
       const value = await change(trx);
-      await ctx.receipts.complete(trx, key, value);
+      if (!(await ctx.receipts.complete(trx, key, claim.lease, value))) throw new LostClaim();
       return value;
     });
     return { result, replayed: false };
   } catch (error) {
-    await ctx.receipts.release(key);
+    if (error instanceof LostClaim) return replayCommitted(ctx, key);
+    await ctx.receipts.release(key, claim.lease);
     throw error;
   }
+}
+
+/** Thrown inside the transaction to roll it back when another holder committed this request first. */
+class LostClaim extends Error {}
+
+async function replayCommitted<R>(
+  ctx: OperationContext,
+  key: { actor: string; requestId: string },
+): Promise<MutationOutcome<R>> {
+  const receipt = await ctx.receipts.find(key);
+  if (receipt?.status === 'committed') {
+    return { result: JSON.parse(receipt.result ?? 'null') as R, replayed: true };
+  }
+  throw new DioscError('in_flight', `Request "${key.requestId}" is still being processed.`, {
+    retryAfterMs: 100,
+  });
 }

@@ -8,7 +8,8 @@ export interface ReceiptKey {
   requestId: string;
 }
 
-export type Claim = { kind: 'fresh' } | { kind: 'replay'; result: unknown };
+/** `lease` identifies this holder's claim: a holder that lost its claim to a take-over cannot complete it. */
+export type Claim = { kind: 'fresh'; lease: number } | { kind: 'replay'; result: unknown };
 
 /**
  * Durable mutation receipts. A write first claims its (actor, request ID) as in flight; the mutation
@@ -35,7 +36,8 @@ export function createReceipts(db: Kysely<Database>, clock: Clock, leaseMs: numb
         })
         .onConflict((conflict) => conflict.columns(['actor', 'request_id']).doNothing())
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'fresh' };
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1)
+        return { kind: 'fresh', lease: now + leaseMs };
 
       const existing = await db
         .selectFrom('receipts')
@@ -70,26 +72,39 @@ export function createReceipts(db: Kysely<Database>, clock: Clock, leaseMs: numb
           retryAfterMs: 100,
         });
       }
-      return { kind: 'fresh' };
+      return { kind: 'fresh', lease: now + leaseMs };
     },
 
-    /** Marks the claim committed with its result; call inside the mutation's transaction. */
-    async complete(trx: Transaction<Database>, key: ReceiptKey, result: unknown): Promise<void> {
-      await trx
+    /**
+     * Marks the claim committed with its result; call inside the mutation's transaction. False when
+     * this holder no longer owns the claim (its lease ran out and a retry took it over): the caller
+     * must roll back so the change happens once.
+     */
+    async complete(
+      trx: Transaction<Database>,
+      key: ReceiptKey,
+      lease: number,
+      result: unknown,
+    ): Promise<boolean> {
+      const updated = await trx
         .updateTable('receipts')
         .set({ status: 'committed', result: JSON.stringify(result), completed_at: clock.now() })
         .where('actor', '=', key.actor)
         .where('request_id', '=', key.requestId)
-        .execute();
+        .where('status', '=', 'in_flight')
+        .where('lease_expires_at', '=', lease)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
     },
 
-    /** Drops an in-flight claim whose mutation was refused or never started. */
-    async release(key: ReceiptKey): Promise<void> {
+    /** Drops this holder's in-flight claim when its mutation was refused or never started. */
+    async release(key: ReceiptKey, lease: number): Promise<void> {
       await db
         .deleteFrom('receipts')
         .where('actor', '=', key.actor)
         .where('request_id', '=', key.requestId)
         .where('status', '=', 'in_flight')
+        .where('lease_expires_at', '=', lease)
         .execute();
     },
 
@@ -102,12 +117,20 @@ export function createReceipts(db: Kysely<Database>, clock: Clock, leaseMs: numb
         .executeTakeFirst();
     },
 
-    /** Deletes committed receipts older than the retention period; returns how many went. */
+    /**
+     * Deletes committed receipts older than the retention period, and in-flight claims whose holder
+     * died (lease ended) that long ago; returns how many went.
+     */
     async prune(retentionMs: number): Promise<number> {
+      const cutoff = clock.now() - retentionMs;
       const result = await db
         .deleteFrom('receipts')
-        .where('status', '=', 'committed')
-        .where('created_at', '<', clock.now() - retentionMs)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'committed'), eb('created_at', '<', cutoff)]),
+            eb.and([eb('status', '=', 'in_flight'), eb('lease_expires_at', '<', cutoff)]),
+          ]),
+        )
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },

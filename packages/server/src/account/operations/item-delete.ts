@@ -1,6 +1,5 @@
 import { DioscError, type OperationInputs, type OperationOutputs } from '@diosc/protocol';
 import type { CallerContext } from '../caller.js';
-import { authorizeCollection } from '../collections.js';
 import type { OperationContext } from '../context.js';
 import { type MutationOutcome, runMutation } from '../mutation.js';
 
@@ -10,7 +9,6 @@ export async function itemDelete(
   input: OperationInputs['item_delete'],
   caller: CallerContext,
 ): Promise<MutationOutcome<OperationOutputs['item_delete']>> {
-  await authorizeCollection(ctx.db, caller, input.collection, 'item_delete');
   return runMutation(ctx, caller, 'item_delete', input, async (trx) => {
     const row = await trx
       .selectFrom('items')

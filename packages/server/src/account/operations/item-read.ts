@@ -1,6 +1,5 @@
 import { DioscError, type OperationInputs, type OperationOutputs } from '@diosc/protocol';
 import type { CallerContext } from '../caller.js';
-import { authorizeCollection } from '../collections.js';
 import type { OperationContext } from '../context.js';
 import { toFull } from '../item-view.js';
 
@@ -9,7 +8,6 @@ export async function itemRead(
   input: OperationInputs['item_read'],
   caller: CallerContext,
 ): Promise<OperationOutputs['item_read']> {
-  await authorizeCollection(ctx.db, caller, input.collection, 'item_read');
   const row = await ctx.db
     .selectFrom('items')
     .selectAll()

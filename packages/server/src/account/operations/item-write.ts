@@ -7,7 +7,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { CallerContext } from '../caller.js';
-import { authorizeCollection } from '../collections.js';
+import type { CollectionRecord } from '../collections.js';
 import type { OperationContext } from '../context.js';
 import { byteSize, type ItemRow, itemVersion, toSummary } from '../item-view.js';
 import { type MutationOutcome, runMutation } from '../mutation.js';
@@ -18,20 +18,24 @@ type WriteOutput = OperationOutputs['item_write'];
 
 /**
  * item_write. Inbox: message metadata only. Storage: conditional create (ifNoneMatch "*") or
- * conditional replace (ifMatch). External: refused by the kind check as unavailable.
+ * conditional replace (ifMatch). External: refused by the kind check as unavailable. The caller has
+ * already been authorized for `collection` by the core.
  */
 export async function itemWrite(
   ctx: OperationContext,
   input: WriteInput,
   caller: CallerContext,
+  collection: CollectionRecord,
 ): Promise<MutationOutcome<WriteOutput>> {
-  const collection = await authorizeCollection(ctx.db, caller, input.collection, 'item_write');
   if (collection.kind === 'inbox') {
     if (input.content !== undefined) {
       throw new DioscError(
         'unsupported_input',
         'Inbox writes edit message metadata only (read, flagged, archived, labels); body and sender cannot change.',
       );
+    }
+    if (input.ifNoneMatch !== undefined) {
+      throw new DioscError('unsupported_input', 'Inbox messages cannot be created here; only edited.');
     }
     return runMutation(ctx, caller, 'item_write', input, (trx) =>
       writeMessageMetadata(ctx, trx, caller, input),

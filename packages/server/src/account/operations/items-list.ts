@@ -1,6 +1,5 @@
 import type { OperationInputs, OperationOutputs } from '@diosc/protocol';
 import type { CallerContext } from '../caller.js';
-import { authorizeCollection } from '../collections.js';
 import type { OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { toSummary } from '../item-view.js';
@@ -11,7 +10,6 @@ export async function itemsList(
   input: OperationInputs['items_list'],
   caller: CallerContext,
 ): Promise<OperationOutputs['items_list']> {
-  await authorizeCollection(ctx.db, caller, input.collection, 'items_list');
   const limit = input.limit ?? ctx.limits.defaultPageSize;
   let query = ctx.db
     .selectFrom('items')
