@@ -1,3 +1,4 @@
+export { createWebMcpAdapter } from './adapter.js';
 export type {
   ActivityEntry,
   ActivityOutcome,
@@ -32,3 +33,4 @@ export type {
 } from './owner-api-types.js';
 export type { OwnerBrowserApiOptions } from './owner-browser-api.js';
 export { createOwnerBrowserApi, TransportFailure } from './owner-browser-api.js';
+export type { ToolResult } from './tool-result.js';

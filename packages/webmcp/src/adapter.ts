@@ -1,0 +1,197 @@
+import { DioscError, type ErrorCode } from '@diosc/protocol';
+import type {
+  AdapterState,
+  AdapterStatus,
+  RevokeReason,
+  WebMcpAdapter,
+  WebMcpAdapterOptions,
+  WindowLike,
+} from './adapter-types.js';
+import { createExecute, type InvocationScope } from './invocation.js';
+import { detectModelContext } from './model-context.js';
+import { type Registration, RegistrationFailed, registerTools } from './registration.js';
+import { toolFromDescriptor } from './tool-from-descriptor.js';
+import { toolFailure } from './tool-result.js';
+
+/** The registration the page currently exposes. Callbacks compare their epoch with `live.epoch`. */
+interface Live {
+  epoch: number;
+  registration: Registration;
+  controller: AbortController;
+  generation: number;
+  sessionGeneration: number;
+}
+
+const REVOKED: Record<RevokeReason, { status: AdapterStatus; reason: string }> = {
+  disabled: { status: 'disabled', reason: 'Browser tools were turned off.' },
+  'sign-out': { status: 'expired-session', reason: 'Signed out; sign in and enable browser tools again.' },
+  'session-replaced': { status: 'expired-session', reason: 'The session was replaced; sign in again.' },
+  offline: { status: 'offline', reason: 'The browser is offline.' },
+  teardown: { status: 'disabled', reason: 'The page is closing.' },
+};
+
+const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['unauthenticated', 'session_expired']);
+
+function defaultWindow(): WindowLike | null {
+  const candidate = globalThis as unknown as Partial<WindowLike>;
+  return typeof candidate.addEventListener === 'function' ? (candidate as WindowLike) : null;
+}
+
+/**
+ * Registers the owner's browser tools with the platform's WebMCP API and keeps them tied to one
+ * enabled session: every revocation bumps `epoch`, which every retained callback and every pending
+ * sync compares after each await, so nothing late can restore an old context.
+ *
+ * @example
+ * const adapter = createWebMcpAdapter({ api, reviewer, onStateChange: render });
+ * await adapter.sync(session.sessionGeneration);
+ */
+export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapter {
+  const platform = options.modelContext === undefined ? detectModelContext() : options.modelContext;
+  const win = options.window === undefined ? defaultWindow() : options.window;
+  const now = options.now ?? (() => new Date());
+  let state: AdapterState = Object.freeze({ status: platform ? 'disabled' : 'unsupported', tools: [] });
+  let epoch = 0;
+  let syncSeq = 0;
+  let live: Live | null = null;
+  let sessionGeneration: number | null = null;
+  let disposed = false;
+
+  const setState = (next: AdapterState) => {
+    state = Object.freeze({ ...next, tools: Object.freeze([...next.tools]) as string[] });
+    options.onStateChange?.(state);
+  };
+
+  const teardown = () => {
+    epoch++;
+    const previous = live;
+    live = null;
+    previous?.controller.abort(new DOMException('The Diosc browser tools were revoked.', 'AbortError'));
+    previous?.registration.remove();
+  };
+
+  const revoke = (reason: RevokeReason, detail?: { reason?: string; code?: ErrorCode }) => {
+    if (!platform) return;
+    syncSeq++;
+    teardown();
+    if (reason !== 'offline') sessionGeneration = null;
+    const revoked = REVOKED[reason];
+    setState({
+      status: revoked.status,
+      reason: detail?.reason ?? revoked.reason,
+      code: detail?.code,
+      tools: [],
+    });
+  };
+
+  const scopeFor = (myEpoch: number, generation: number, controller: AbortController): InvocationScope => ({
+    api: options.api,
+    reviewer: options.reviewer,
+    generation,
+    revoked: controller.signal,
+    isLive: () => !disposed && epoch === myEpoch && live?.epoch === myEpoch,
+    refusal: () =>
+      state.status === 'expired-session'
+        ? toolFailure('session_expired')
+        : toolFailure('not_enabled', 'These browser tools are no longer registered.'),
+    onServerRefusal: (error) => {
+      if (epoch !== myEpoch) return;
+      const detail = { reason: error.message, code: error.code };
+      revoke(SESSION_CODES.has(error.code) ? 'session-replaced' : 'disabled', detail);
+    },
+    report: (entry) => options.onActivity?.({ ...entry, time: now().toISOString() }),
+  });
+
+  async function sync(expected: number): Promise<AdapterState> {
+    if (!platform || disposed) return state;
+    const seq = ++syncSeq;
+    const startEpoch = epoch;
+    sessionGeneration = expected;
+    const stale = () => disposed || seq !== syncSeq || epoch !== startEpoch;
+    if (win?.navigator?.onLine === false) {
+      revoke('offline');
+      return state;
+    }
+    let view: Awaited<ReturnType<typeof options.api.descriptors>>;
+    try {
+      view = await options.api.descriptors();
+    } catch (error) {
+      if (stale()) return state;
+      teardown();
+      const code = DioscError.isInstance(error) ? error.code : 'internal';
+      const reason = error instanceof Error ? error.message : 'The tool descriptors could not be loaded.';
+      if (code === 'not_enabled') setState({ status: 'disabled', tools: [] });
+      else if (SESSION_CODES.has(code)) {
+        sessionGeneration = null;
+        setState({ status: 'expired-session', reason, code, tools: [] });
+      } else setState({ status: 'failure', reason, code, tools: [] });
+      return state;
+    }
+    if (stale()) return state;
+    if (view.sessionGeneration !== expected) {
+      revoke('session-replaced');
+      return state;
+    }
+    const names = view.tools.map((tool) => tool.name);
+    if (
+      live &&
+      live.generation === view.generation &&
+      live.sessionGeneration === expected &&
+      live.registration.names.join() === names.join()
+    ) {
+      return state;
+    }
+    teardown();
+    const myEpoch = epoch;
+    const controller = new AbortController();
+    const scope = scopeFor(myEpoch, view.generation, controller);
+    const tools = view.tools.map((descriptor) =>
+      toolFromDescriptor(descriptor, createExecute(descriptor.name, scope)),
+    );
+    try {
+      const registration = await registerTools(platform, tools, () => disposed || epoch !== myEpoch);
+      if (!registration || disposed || epoch !== myEpoch) return state;
+      live = {
+        epoch: myEpoch,
+        registration,
+        controller,
+        generation: view.generation,
+        sessionGeneration: expected,
+      };
+      setState({ status: 'registered', tools: [...registration.names], generation: view.generation });
+    } catch (error) {
+      if (disposed || epoch !== myEpoch) return state;
+      const reason = error instanceof RegistrationFailed ? error.message : 'Registering the tools failed.';
+      setState({ status: 'failure', reason, code: 'registration_failed', tools: [] });
+    }
+    return state;
+  }
+
+  const listeners: [string, () => void][] = [
+    ['offline', () => revoke('offline')],
+    [
+      'online',
+      () => {
+        if (state.status !== 'offline' || sessionGeneration === null) return;
+        if (options.resumeWhenOnline !== false) void sync(sessionGeneration);
+      },
+    ],
+    ['pagehide', () => revoke('teardown')],
+  ];
+  if (platform && win) for (const [type, listener] of listeners) win.addEventListener(type, listener);
+
+  return {
+    get state() {
+      return state;
+    },
+    sync,
+    disable: () => revoke('disabled'),
+    revoke: (reason) => revoke(reason),
+    dispose() {
+      if (disposed) return;
+      revoke('teardown');
+      disposed = true;
+      if (platform && win) for (const [type, listener] of listeners) win.removeEventListener(type, listener);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { DioscError, type ErrorCode, plainText } from '@diosc/protocol';
+import { TransportFailure } from './owner-browser-api.js';
+
+/** What an execute callback resolves with: the same bounded data `/mcp`'s `tools/call` returns. */
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent: unknown;
+}
+
+export function toolResult(result: unknown): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+}
+
+/**
+ * A failure the agent can branch on: a `DioscError` whose message starts with the stable code, because
+ * a browser passes on only the message text of a rejected tool call. Never HTML.
+ */
+export function toolFailure(code: ErrorCode, message?: string, requestId?: string): DioscError {
+  const base = new DioscError(code, message);
+  const text = plainText(base.message);
+  const suffix = requestId ? ` (requestId ${requestId})` : '';
+  return new DioscError(code, `${code}: ${text}${suffix}`, requestId ? { details: { requestId } } : {});
+}
+
+/** Any error on the way, as a tool failure with a stable code. */
+export function asToolFailure(error: unknown): DioscError {
+  if (DioscError.isInstance(error)) {
+    if (error.message.startsWith(`${error.code}:`)) return error;
+    return toolFailure(error.code, error.message);
+  }
+  if (error instanceof TransportFailure) return toolFailure('internal', error.message);
+  return toolFailure('internal', 'The tool failed unexpectedly.');
+}
