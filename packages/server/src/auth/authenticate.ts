@@ -1,0 +1,35 @@
+import { DioscError } from '@diosc/protocol';
+import type { FastifyRequest } from 'fastify';
+import type { Store } from '../store/dialect.js';
+import type { OwnerIdentity } from './owner-request.js';
+import type { Sessions } from './sessions.js';
+
+/**
+ * Identifies the owner from the session cookie only. No cookie or an unknown one → `unauthenticated`;
+ * a session that was signed out, replaced or expired → `session_expired`.
+ */
+export async function authenticateOwner(
+  request: FastifyRequest,
+  cookieName: string,
+  sessions: Sessions,
+  store: Store,
+): Promise<OwnerIdentity> {
+  const sessionId = request.cookies[cookieName];
+  if (!sessionId) throw new DioscError('unauthenticated', 'Sign in first.');
+  const resolved = await sessions.resolve(sessionId);
+  if (resolved.status === 'unknown')
+    throw new DioscError('unauthenticated', 'There is no such session; sign in.');
+  if (resolved.status === 'ended') throw new DioscError('session_expired');
+  const account = await store.db
+    .selectFrom('accounts')
+    .select(['id', 'email', 'display_name'])
+    .where('id', '=', resolved.session.account_id)
+    .executeTakeFirst();
+  if (!account) throw new DioscError('session_expired');
+  return {
+    accountId: account.id,
+    email: account.email,
+    displayName: account.display_name,
+    session: resolved.session,
+  };
+}

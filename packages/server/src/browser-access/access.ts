@@ -1,0 +1,74 @@
+import { DioscError } from '@diosc/protocol';
+import type { OwnerIdentity } from '../auth/owner-request.js';
+import type { ConnectionRow } from '../connections/connections.js';
+import { type GrantEntry, validateGrant } from '../connections/grant.js';
+import type { DioscContext } from '../context.js';
+
+/** This session's browser access: the server-side record every browser call is checked against. */
+export interface BrowserAccess {
+  connectionId: string;
+  selection: GrantEntry[];
+  generation: number;
+}
+
+function toAccess(row: ConnectionRow): BrowserAccess {
+  return {
+    connectionId: row.id,
+    selection: JSON.parse(row.grant_json) as GrantEntry[],
+    generation: row.grant_generation,
+  };
+}
+
+/**
+ * Enablement, lookup and revocation of browser access. The record is an app connection (transport
+ * `browser`, provenance `owner-browser-consent`) bound to one session; its selection is stored as
+ * given and never grows. Its generation is unique across the account's browser records, so a
+ * replaced selection can never be mistaken for the one a page registered its tools from.
+ */
+export function createBrowserAccess(ctx: DioscContext) {
+  const { connections, store } = ctx;
+
+  async function current(owner: OwnerIdentity): Promise<BrowserAccess | null> {
+    const row = await connections.findBrowserForSession(owner.accountId, owner.session.id_hash);
+    return row ? toAccess(row) : null;
+  }
+
+  return {
+    current,
+
+    async enable(owner: OwnerIdentity, selection: unknown): Promise<BrowserAccess> {
+      const grant = await validateGrant(store.db, owner.accountId, selection);
+      const previous = await store.db
+        .selectFrom('app_connections')
+        .select((eb) => eb.fn.max('grant_generation').as('generation'))
+        .where('account_id', '=', owner.accountId)
+        .where('transport', '=', 'browser')
+        .executeTakeFirst();
+      const row = await connections.createBrowser(owner.accountId, owner.session.id_hash, grant);
+      const generation = Number(previous?.generation ?? 0) + 1;
+      await store.db
+        .updateTable('app_connections')
+        .set({ grant_generation: generation })
+        .where('id', '=', row.id)
+        .execute();
+      return { connectionId: row.id, selection: grant, generation };
+    },
+
+    async disable(owner: OwnerIdentity): Promise<void> {
+      const access = await current(owner);
+      if (access) await connections.revoke(owner.accountId, access.connectionId);
+    },
+
+    /** The live access of this session at exactly the generation the caller registered from. */
+    async require(owner: OwnerIdentity, generation: unknown): Promise<BrowserAccess> {
+      const access = await current(owner);
+      if (!access) throw new DioscError('not_enabled');
+      if (generation !== access.generation) {
+        throw new DioscError('generation_changed', undefined, { details: { generation: access.generation } });
+      }
+      return access;
+    },
+  };
+}
+
+export type BrowserAccessService = ReturnType<typeof createBrowserAccess>;

@@ -1,0 +1,95 @@
+import { DioscError } from '@diosc/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findAccountByEmail } from '../account/accounts.js';
+import { createCsrfToken } from '../auth/csrf.js';
+import { ownerOf } from '../auth/owner-request.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { sessionCookieName, sessionCookieOptions } from '../auth/session-cookie.js';
+import { SESSION_ABSOLUTE_MS, type SessionRow, type Sessions } from '../auth/sessions.js';
+import { bodyObject, stringField } from './body.js';
+
+/** Sign-in attempts per (client IP, email) per window. */
+const SIGN_IN_MAX = 10;
+const SIGN_IN_WINDOW_MS = 5 * 60_000;
+
+function view(
+  account: { id: string; email: string; displayName: string },
+  session: SessionRow,
+  generation: number,
+) {
+  return {
+    account: { id: account.id, email: account.email, displayName: account.displayName },
+    csrfToken: createCsrfToken(session.csrf_secret),
+    sessionGeneration: generation,
+  };
+}
+
+function signInKey(request: FastifyRequest): string {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return `${request.ip}|${typeof email === 'string' ? email.trim().toLowerCase().slice(0, 320) : ''}`;
+}
+
+/** POST/GET/DELETE /session: sign-in, the current session, sign-out. */
+export function registerSessionRoutes(app: FastifyInstance, sessions: Sessions): void {
+  const { config, store } = app.diosc;
+  const cookieName = sessionCookieName(config.publicOrigin);
+  // Verifying against a throwaway hash when the email is unknown keeps both answers equally slow.
+  let decoyHash: Promise<string> | undefined;
+
+  app.post(
+    '/session',
+    {
+      config: {
+        ownerSignIn: true,
+        rateLimit: {
+          max: SIGN_IN_MAX,
+          timeWindow: SIGN_IN_WINDOW_MS,
+          hook: 'preHandler',
+          keyGenerator: signInKey,
+          errorResponseBuilder: (_request, context) =>
+            new DioscError('rate_limited', 'Too many sign-in attempts; wait before trying again.', {
+              retryAfterMs: context.ttl,
+            }),
+        },
+      },
+    },
+    async (request, reply: FastifyReply) => {
+      const body = bodyObject(request.body, ['email', 'password']);
+      const email = stringField(body, 'email', 320);
+      const password = stringField(body, 'password', 1024);
+      const account = await findAccountByEmail(store.db, email.trim());
+      decoyHash ??= hashPassword('decoy password that matches nothing');
+      let valid = false;
+      if (account?.password_hash) valid = await verifyPassword(account.password_hash, password);
+      else await verifyPassword(await decoyHash, password);
+      if (!account || !valid) throw new DioscError('invalid_credentials');
+      const { sessionId, session } = await sessions.start(account.id);
+      reply.setCookie(
+        cookieName,
+        sessionId,
+        sessionCookieOptions(config.publicOrigin, SESSION_ABSOLUTE_MS / 1000),
+      );
+      return view(
+        { id: account.id, email: account.email, displayName: account.display_name },
+        session,
+        session.generation,
+      );
+    },
+  );
+
+  app.get('/session', async (request) => {
+    const owner = ownerOf(request);
+    return view(
+      { id: owner.accountId, email: owner.email, displayName: owner.displayName },
+      owner.session,
+      await sessions.generationOf(owner.accountId),
+    );
+  });
+
+  app.delete('/session', async (request, reply) => {
+    const owner = ownerOf(request);
+    await sessions.end(owner.session);
+    reply.clearCookie(cookieName, sessionCookieOptions(config.publicOrigin, 0));
+    return reply.status(204).send();
+  });
+}
