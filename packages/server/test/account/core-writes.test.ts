@@ -257,7 +257,7 @@ describe.each(DIALECTS)('account core writes ($name)', (dialect) => {
           { collection: 'notes', item: 'absent', requestId: 'req-cond-3', ifMatch: '1' },
           f.owner,
         ),
-      'not_found',
+      'precondition_failed',
     );
   });
 

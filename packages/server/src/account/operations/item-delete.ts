@@ -3,7 +3,7 @@ import type { CallerContext } from '../caller.js';
 import type { OperationContext } from '../context.js';
 import { type MutationOutcome, runMutation } from '../mutation.js';
 
-/** Deletes a storage item only if it is still at the caller's version. */
+/** Deletes a storage item only if it still exists at the caller's version. */
 export async function itemDelete(
   ctx: OperationContext,
   input: OperationInputs['item_delete'],
@@ -17,7 +17,14 @@ export async function itemDelete(
       .where('collection_id', '=', input.collection)
       .where('id', '=', input.item)
       .executeTakeFirst();
-    if (!row) throw new DioscError('not_found', `There is no item "${input.item}" in "${input.collection}".`);
+    // A conditional delete of an item that is gone fails its condition (as HTTP If-Match does), so
+    // the loser of two racing deletes hears the same thing as the loser of a delete/replace race.
+    if (!row) {
+      throw new DioscError(
+        'precondition_failed',
+        `Item "${input.item}" does not exist in "${input.collection}" (already deleted?).`,
+      );
+    }
     if (String(row.version) !== input.ifMatch) {
       throw new DioscError(
         'precondition_failed',
