@@ -1,4 +1,115 @@
-import type { FastifyPluginAsync } from 'fastify';
+import { CONTENT_MAX_CHARS, DioscError, ERROR_CODES } from '@diosc/protocol';
+import rateLimit from '@fastify/rate-limit';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { toWireError } from '../http/errors.js';
+import { createMcpGuard } from './guard.js';
+import { createInFlight } from './in-flight.js';
+import { createRequestServer } from './request-server.js';
+import { createWireCatalog } from './wire-catalog.js';
 
-/** Placeholder: filled in by the mcp feature. */
-export const mcpPlugin: FastifyPluginAsync = async () => {};
+/** Room for the largest item_write (every content character at 4 UTF-8 bytes) plus its envelope. */
+export const MCP_BODY_LIMIT = CONTENT_MAX_CHARS * 4 + 64 * 1024;
+
+const jsonRpcError = (code: number, message: string) => ({
+  jsonrpc: '2.0',
+  id: null,
+  error: { code, message },
+});
+
+/**
+ * HTTP MCP at `/mcp`: Streamable HTTP, stateless, one fresh SDK server and transport per request.
+ * Every request is checked (URL credentials, Origin, bearer token) before its body is even parsed,
+ * then rate-limited per connection, and only then handed to the SDK.
+ */
+export const mcpPlugin: FastifyPluginAsync = async (app) => {
+  const diosc = app.diosc;
+  const catalog = createWireCatalog();
+  const inFlight = createInFlight();
+
+  app.decorateRequest('mcpPrincipal', null);
+  app.addHook('onRequest', createMcpGuard({ config: diosc.config, connections: diosc.connections }));
+
+  // Per connection, after authentication; the key is the connection ID, never the token.
+  await app.register(rateLimit, {
+    hook: 'preParsing',
+    // Each tool call may come with a few protocol requests (initialize, tools/list, notifications).
+    max: diosc.core.limits.callsPerMinutePerCaller * 2,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `connection:${request.mcpPrincipal?.connectionId ?? 'none'}`,
+    errorResponseBuilder: (_request, context) =>
+      new DioscError('rate_limited', 'Too many requests on this connection; slow down.', {
+        retryAfterMs: context.ttl,
+      }),
+  });
+
+  app.setErrorHandler((error: FastifyError | DioscError, request, reply) => {
+    const code = (error as FastifyError).code;
+    if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      reply
+        .status(400)
+        .header('cache-control', 'no-store')
+        .send(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
+      return;
+    }
+    const wire = toWireError(error);
+    if (wire.code === 'internal') request.log.error({ err: error }, 'unhandled /mcp error');
+    if (wire.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(wire.retryAfterMs / 1000));
+    reply.status(ERROR_CODES[wire.code].status).header('cache-control', 'no-store').send({ error: wire });
+  });
+
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply
+      .status(405)
+      .header('allow', 'POST')
+      .header('cache-control', 'no-store')
+      .send(
+        jsonRpcError(-32000, 'Method not allowed: this endpoint is stateless; POST one message per request.'),
+      );
+  };
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+
+  app.post('/mcp', { bodyLimit: MCP_BODY_LIMIT }, async (request, reply) => {
+    // One message per request: the grant read by the guard is then the grant of this very call.
+    if (Array.isArray(request.body)) {
+      reply
+        .status(400)
+        .header('cache-control', 'no-store')
+        .send(
+          jsonRpcError(-32600, 'Invalid Request: batches are not supported; send one message per request.'),
+        );
+      return;
+    }
+    const disconnected = new AbortController();
+    const server = createRequestServer({
+      diosc,
+      log: request.log,
+      principal: request.mcpPrincipal!,
+      catalog,
+      inFlight,
+      disconnected: disconnected.signal,
+    });
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) disconnected.abort();
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    reply.hijack();
+    reply.raw.setHeader('cache-control', 'no-store');
+    try {
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      request.log.error({ err: error }, 'MCP transport failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify(jsonRpcError(-32603, 'Internal error')));
+      }
+    }
+  });
+};

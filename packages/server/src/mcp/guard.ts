@@ -1,0 +1,76 @@
+import { DioscError } from '@diosc/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerConfig } from '../config.js';
+import type { Connections } from '../connections/connections.js';
+import type { GrantEntry } from '../connections/grant.js';
+
+/** Who is calling `/mcp`: the live connection its bearer token names, read on this request. */
+export interface McpPrincipal {
+  connectionId: string;
+  accountId: string;
+  /** The grant as stored right now; a change or revocation shows on the very next request. */
+  grant: GrantEntry[];
+  lastUsedAt: number | null;
+}
+
+const REALM = 'Bearer realm="diosc"';
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+const QUERY_CREDENTIALS = new Set(['access_token', 'token']);
+
+/**
+ * The checks every `/mcp` request passes before anything else runs (body parsing included):
+ * no credential in the URL, an allowed Origin if one is present, then a live bearer token.
+ * Cookies are never read here, so a portal session can never act on this endpoint.
+ */
+export function createMcpGuard(deps: { config: ServerConfig; connections: Connections }) {
+  const allowedOrigins = new Set([deps.config.publicOrigin, ...deps.config.mcpAllowedOrigins]);
+
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const query = request.url.indexOf('?');
+    if (query !== -1) {
+      for (const name of new URLSearchParams(request.url.slice(query + 1)).keys()) {
+        if (QUERY_CREDENTIALS.has(name.toLowerCase())) {
+          reply.header('www-authenticate', `${REALM}, error="invalid_request"`);
+          throw new DioscError(
+            'invalid_input',
+            'Tokens are accepted only in the Authorization header, never in the URL.',
+          );
+        }
+      }
+    }
+
+    // DNS-rebinding protection: a browser always sends Origin; other clients may omit it.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      throw new DioscError('forbidden_origin', 'This origin may not call /mcp.');
+    }
+
+    const header = request.headers.authorization;
+    const match = header === undefined ? null : BEARER.exec(header);
+    if (!match) {
+      // RFC 6750 §3.1: a request without a bearer credential gets the challenge without an error code.
+      reply.header('www-authenticate', REALM);
+      throw new DioscError(
+        'unauthenticated',
+        'Send the connection token as "Authorization: Bearer" followed by the token.',
+      );
+    }
+    const row = await deps.connections.findByToken(match[1]!);
+    if (!row) {
+      reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
+      throw new DioscError('unauthenticated', 'The bearer token is invalid, expired or revoked.');
+    }
+    request.mcpPrincipal = {
+      connectionId: row.id,
+      accountId: row.account_id,
+      grant: JSON.parse(row.grant_json) as GrantEntry[],
+      lastUsedAt: row.last_used_at,
+    };
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    mcpPrincipal: McpPrincipal | null;
+  }
+}

@@ -1,0 +1,65 @@
+import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
+import type { FastifyBaseLogger } from 'fastify';
+import { exposedFunctions } from '../connections/grant.js';
+import type { DioscContext } from '../context.js';
+import { callTool } from './call-tool.js';
+import type { McpPrincipal } from './guard.js';
+import type { InFlight } from './in-flight.js';
+import type { WireCatalog } from './wire-catalog.js';
+
+export const SERVER_INFO = { name: 'diosc', version: '0.1.0' } as const;
+
+export interface RequestServerDeps {
+  diosc: DioscContext;
+  log: FastifyBaseLogger;
+  principal: McpPrincipal;
+  catalog: WireCatalog;
+  inFlight: InFlight;
+  /** Aborted when the HTTP client goes away before its answer was written. */
+  disconnected: AbortSignal;
+}
+
+/**
+ * A fresh low-level SDK server for one HTTP request and one principal. Nothing of it outlives the
+ * request: a shared instance once leaked one client's responses to another (CVE-2026-25536).
+ * The low-level `Server` lets `tools/list` answer with the catalog's own JSON untouched.
+ */
+export function createRequestServer(deps: RequestServerDeps): Server {
+  const { principal } = deps;
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+
+  server.setRequestHandler('tools/list', () => ({
+    // The catalog's schemas are plain JSON Schema objects; the SDK's `Tool` type spells them narrower.
+    tools: [...deps.catalog.list(exposedFunctions(principal.grant))] as unknown as Tool[],
+  }));
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    const sources = [deps.disconnected, ctx.mcpReq.signal];
+    for (const source of sources) {
+      if (source.aborted) abort();
+      else source.addEventListener('abort', abort, { once: true });
+    }
+    const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, controller);
+    try {
+      const outcome = await callTool(deps.diosc, deps.log, principal, name, args ?? {}, controller.signal);
+      if (outcome.kind === 'unknown_tool') {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
+      }
+      return outcome.result;
+    } finally {
+      untrack();
+      for (const source of sources) source.removeEventListener('abort', abort);
+    }
+  });
+
+  // In stateless HTTP the cancellation comes in its own POST; the registry finds the call it names.
+  server.setNotificationHandler('notifications/cancelled', (notification) => {
+    const requestId = notification.params?.requestId;
+    if (requestId !== undefined) deps.inFlight.cancel(principal.connectionId, requestId);
+  });
+
+  return server;
+}
