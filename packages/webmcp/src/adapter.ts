@@ -16,18 +16,33 @@ import { toolFailure } from './tool-result.js';
 /** The registration the page currently exposes. Callbacks compare their epoch with `live.epoch`. */
 interface Live {
   epoch: number;
+  /** Set when this registration ends: the code its retained callbacks answer with from then on. */
+  end(code: ErrorCode): void;
   registration: Registration;
   controller: AbortController;
   generation: number;
   sessionGeneration: number;
 }
 
-const REVOKED: Record<RevokeReason, { status: AdapterStatus; reason: string }> = {
-  disabled: { status: 'disabled', reason: 'Browser tools were turned off.' },
-  'sign-out': { status: 'expired-session', reason: 'Signed out; sign in and enable browser tools again.' },
-  'session-replaced': { status: 'expired-session', reason: 'The session was replaced; sign in again.' },
-  offline: { status: 'offline', reason: 'The browser is offline.' },
-  teardown: { status: 'disabled', reason: 'The page is closing.' },
+const REVOKED: Record<RevokeReason, { status: AdapterStatus; reason: string; code: ErrorCode }> = {
+  disabled: { status: 'disabled', reason: 'Browser tools were turned off.', code: 'not_enabled' },
+  'sign-out': {
+    status: 'expired-session',
+    reason: 'Signed out; sign in and enable browser tools again.',
+    code: 'session_expired',
+  },
+  'session-replaced': {
+    status: 'expired-session',
+    reason: 'The session was replaced; sign in again.',
+    code: 'session_expired',
+  },
+  offline: { status: 'offline', reason: 'The browser is offline.', code: 'not_enabled' },
+  teardown: { status: 'disabled', reason: 'The page is closing.', code: 'not_enabled' },
+};
+
+const ENDED_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  not_enabled: 'These browser tools are no longer registered.',
+  generation_changed: 'These browser tools were replaced by a newer registration; use the current tools.',
 };
 
 const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['unauthenticated', 'session_expired']);
@@ -62,10 +77,11 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
     options.onStateChange?.(state);
   };
 
-  const teardown = () => {
+  const teardown = (code: ErrorCode) => {
     epoch++;
     const previous = live;
     live = null;
+    previous?.end(code);
     previous?.controller.abort(new DOMException('The Diosc browser tools were revoked.', 'AbortError'));
     previous?.registration.remove();
   };
@@ -73,7 +89,7 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
   const revoke = (reason: RevokeReason, detail?: { reason?: string; code?: ErrorCode }) => {
     if (!platform) return;
     syncSeq++;
-    teardown();
+    teardown(detail?.code && SESSION_CODES.has(detail.code) ? 'session_expired' : REVOKED[reason].code);
     if (reason !== 'offline') sessionGeneration = null;
     const revoked = REVOKED[reason];
     setState({
@@ -84,16 +100,18 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
     });
   };
 
-  const scopeFor = (myEpoch: number, generation: number, controller: AbortController): InvocationScope => ({
+  const scopeFor = (
+    myEpoch: number,
+    generation: number,
+    controller: AbortController,
+    ended: () => ErrorCode,
+  ): InvocationScope => ({
     api: options.api,
     reviewer: options.reviewer,
     generation,
     revoked: controller.signal,
     isLive: () => !disposed && epoch === myEpoch && live?.epoch === myEpoch,
-    refusal: () =>
-      state.status === 'expired-session'
-        ? toolFailure('session_expired')
-        : toolFailure('not_enabled', 'These browser tools are no longer registered.'),
+    refusal: () => toolFailure(ended(), ENDED_MESSAGES[ended()]),
     onServerRefusal: (error) => {
       if (epoch !== myEpoch) return;
       const detail = { reason: error.message, code: error.code };
@@ -117,9 +135,9 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
       view = await options.api.descriptors();
     } catch (error) {
       if (stale()) return state;
-      teardown();
       const code = DioscError.isInstance(error) ? error.code : 'internal';
       const reason = error instanceof Error ? error.message : 'The tool descriptors could not be loaded.';
+      teardown(SESSION_CODES.has(code) ? 'session_expired' : 'not_enabled');
       if (code === 'not_enabled') setState({ status: 'disabled', tools: [] });
       else if (SESSION_CODES.has(code)) {
         sessionGeneration = null;
@@ -141,10 +159,11 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
     ) {
       return state;
     }
-    teardown();
+    teardown('generation_changed');
     const myEpoch = epoch;
     const controller = new AbortController();
-    const scope = scopeFor(myEpoch, view.generation, controller);
+    let endedWith: ErrorCode = 'not_enabled';
+    const scope = scopeFor(myEpoch, view.generation, controller, () => endedWith);
     const tools = view.tools.map((descriptor) =>
       toolFromDescriptor(descriptor, createExecute(descriptor.name, scope)),
     );
@@ -153,6 +172,9 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
       if (!registration || disposed || epoch !== myEpoch) return state;
       live = {
         epoch: myEpoch,
+        end: (code) => {
+          endedWith = code;
+        },
         registration,
         controller,
         generation: view.generation,

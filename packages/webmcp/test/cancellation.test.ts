@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { FakeModelContext } from './support/fake-model-context.js';
+import { failure, harness, settle } from './support/harness.js';
+
+const WRITE = {
+  collection: 'notes',
+  item: 'plan',
+  requestId: 'req-00000003',
+  ifNoneMatch: '*',
+  content: { body: 'hello' },
+};
+
+async function registered() {
+  const context = new FakeModelContext();
+  const h = harness({ api: 'current', context });
+  await h.adapter.sync(h.api.sessionGeneration);
+  return { ...h, context };
+}
+
+describe('execution cancellation', () => {
+  it('an already-aborted call sends nothing and says cancelled', async () => {
+    const { context, api, activity } = await registered();
+    const controller = new AbortController();
+    controller.abort();
+    expect(
+      (await failure(context.invoke('items_list', { collection: 'notes' }, controller.signal))).code,
+    ).toBe('cancelled');
+    expect((await failure(context.invoke('item_write', WRITE, controller.signal))).code).toBe('cancelled');
+    expect(api.calls.map((c) => c.method)).toEqual(['descriptors']);
+    expect(activity.map((a) => a.outcome)).toEqual(['cancelled', 'cancelled']);
+  });
+
+  it('cancelling during review stops the undispatched write', async () => {
+    const { context, api, review, adapter } = await registered();
+    const controller = new AbortController();
+    const pending = context.invoke('item_write', WRITE, controller.signal);
+    const { request } = await review.next();
+    controller.abort();
+    expect(request.signal.aborted).toBe(true);
+    expect((await failure(pending)).code).toBe('cancelled');
+    expect(api.count('acknowledge') + api.count('execute')).toBe(0);
+    // Cancelling one call does not touch the registration (separate lifetimes).
+    expect(adapter.state.status).toBe('registered');
+    expect(context.tools.size).toBe(4);
+  });
+
+  it('cancelling a read in flight forwards the abort and says cancelled', async () => {
+    const { context, api } = await registered();
+    api.hold('dispatch');
+    const controller = new AbortController();
+    const pending = context.invoke('items_list', { collection: 'notes' }, controller.signal);
+    await settle();
+    controller.abort();
+    expect((await failure(pending)).code).toBe('cancelled');
+  });
+
+  it('cancelling after the write was sent reports uncertain with the request ID and never retries', async () => {
+    const { context, api, review, activity } = await registered();
+    const gate = api.hold('execute');
+    const controller = new AbortController();
+    const pending = context.invoke('item_write', WRITE, controller.signal);
+    (await review.next()).resolve('accept');
+    await settle();
+    expect(api.count('execute')).toBe(1);
+    controller.abort();
+    const error = await failure(pending);
+    expect(error.code).toBe('uncertain');
+    expect(error.details).toEqual({ requestId: 'req-00000003' });
+    expect(error.message).toContain('req-00000003');
+    gate.release();
+    await settle();
+    expect(api.count('execute')).toBe(1);
+    expect(api.count('prepare')).toBe(1);
+    expect(activity.at(-1)).toMatchObject({ outcome: 'uncertain', requestId: 'req-00000003' });
+  });
+
+  it('a write sent before sign-out is uncertain, not reported and not retried', async () => {
+    const { context, api, review, adapter } = await registered();
+    const gate = api.hold('execute', { answerDespiteAbort: true });
+    const pending = context.invoke('item_write', WRITE);
+    (await review.next()).resolve('accept');
+    await settle();
+    adapter.revoke('sign-out');
+    // The server answers anyway (the change committed); the revoked page must not report it.
+    gate.release();
+    const error = await failure(pending);
+    expect(error.code).toBe('uncertain');
+    expect(error.message).not.toContain('created');
+    expect(api.count('execute')).toBe(1);
+  });
+});

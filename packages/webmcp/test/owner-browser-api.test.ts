@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+import { DioscError } from '@diosc/protocol';
+import { describe, expect, it } from 'vitest';
+import { createOwnerBrowserApi, TransportFailure } from '../src/index.js';
+
+/** A double of `fetch` (the HTTP seam) that records each request and answers with a scripted Response. */
+function recordingFetch(answer: () => Response | Promise<Response>) {
+  const requests: { url: string; init: RequestInit }[] = [];
+  const fetch = async (url: string | URL | Request, init: RequestInit = {}) => {
+    requests.push({ url: String(url), init });
+    if (init.signal?.aborted) throw init.signal.reason;
+    return answer();
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe('createOwnerBrowserApi', () => {
+  it('sends same-origin cookies, no-store, and the CSRF token on mutations only', async () => {
+    const { fetch, requests } = recordingFetch(() => json(200, { result: { ok: true } }));
+    let token = 'csrf-1';
+    const api = createOwnerBrowserApi({ baseUrl: 'https://hub.test', csrfToken: () => token, fetch });
+    await api.descriptors();
+    token = 'csrf-2';
+    const call = { tool: 'items_list' as const, input: { collection: 'notes' }, generation: 3 };
+    expect(await api.dispatch(call)).toEqual({ result: { ok: true } });
+    await api.acknowledge('r/1', 'digest');
+    const [get, post, ack] = requests;
+    expect(get!.url).toBe('https://hub.test/api/owner/browser-access/descriptors');
+    expect(get!.init).toMatchObject({ method: 'GET', credentials: 'same-origin', cache: 'no-store' });
+    expect(get!.init.headers).not.toHaveProperty('x-csrf-token');
+    expect(post!.url).toBe('https://hub.test/api/owner/browser-access/dispatch');
+    expect(post!.init).toMatchObject({ method: 'POST', credentials: 'same-origin', cache: 'no-store' });
+    expect(post!.init.headers).toMatchObject({
+      'x-csrf-token': 'csrf-2',
+      'content-type': 'application/json',
+    });
+    expect(JSON.parse(String(post!.init.body))).toEqual(call);
+    expect(ack!.url).toBe('https://hub.test/api/owner/browser-access/receipts/r%2F1/acknowledge');
+    expect(JSON.parse(String(ack!.init.body))).toEqual({ digest: 'digest' });
+  });
+
+  it('turns a refusal into a DioscError with the server code and an HTML page into plain internal', async () => {
+    const refusal = recordingFetch(() =>
+      json(409, { error: { code: 'generation_changed', message: 'Reload.', retryable: false } }),
+    );
+    const api = createOwnerBrowserApi({ csrfToken: () => 'x', fetch: refusal.fetch });
+    const error = await api.descriptors().catch((e: unknown) => e);
+    expect(DioscError.isInstance(error) && error.code).toBe('generation_changed');
+
+    const html = recordingFetch(() => new Response('<html><b>Bad gateway</b></html>', { status: 502 }));
+    const proxied = createOwnerBrowserApi({ csrfToken: () => 'x', fetch: html.fetch });
+    const failure = await proxied.descriptors().catch((e: unknown) => e);
+    expect(DioscError.isInstance(failure) && failure.code).toBe('internal');
+    expect((failure as Error).message).not.toMatch(/[<>]|Bad gateway/);
+  });
+
+  it('forwards the abort signal and tells a lost connection apart', async () => {
+    const { fetch, requests } = recordingFetch(() => json(200, {}));
+    const api = createOwnerBrowserApi({ csrfToken: () => 'x', fetch });
+    const controller = new AbortController();
+    controller.abort(new DOMException('stop', 'AbortError'));
+    const aborted = await api.descriptors(controller.signal).catch((e: unknown) => e);
+    expect((aborted as DOMException).name).toBe('AbortError');
+    expect(requests[0]!.init.signal).toBe(controller.signal);
+
+    const offline = createOwnerBrowserApi({
+      csrfToken: () => 'x',
+      fetch: (async () => {
+        throw new TypeError('Failed to fetch');
+      }) as typeof globalThis.fetch,
+    });
+    expect(await offline.descriptors().catch((e: unknown) => e)).toBeInstanceOf(TransportFailure);
+  });
+});

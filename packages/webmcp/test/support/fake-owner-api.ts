@@ -1,0 +1,176 @@
+import { DioscError, descriptorsFor, type ErrorCode, type FunctionName } from '@diosc/protocol';
+import type {
+  BrowserAccessView,
+  DescriptorsView,
+  GrantEntry,
+  OwnerBrowserApi,
+  ReviewReceipt,
+  SessionView,
+  ToolCall,
+} from '../../src/index.js';
+
+type Method = 'descriptors' | 'dispatch' | 'prepare' | 'acknowledge' | 'execute';
+
+/** A response the test releases by hand; `answerDespiteAbort` models a transport that ignores abort. */
+interface Gate {
+  release(): void;
+  answerDespiteAbort: boolean;
+  promise: Promise<void>;
+}
+
+/**
+ * A scripted double of the owner API's browser-access endpoints (the HTTP seam), following
+ * docs/api/owner.md: real catalog descriptors, a selection, a grant generation, a session generation,
+ * receipts. Each call is recorded; a gate holds a call until the test releases it, and a held call
+ * rejects like `fetch` when its signal aborts.
+ */
+export class FakeOwnerApi implements OwnerBrowserApi {
+  enabled = true;
+  generation = 1;
+  sessionGeneration = 7;
+  selection: GrantEntry[] = [{ collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] }];
+  /** Account whose data `items_list` answers with (to tell owners apart after a session change). */
+  owner = 'owner-a';
+  /** Code the next call of a method is refused with. */
+  readonly refuseNext = new Map<Method, ErrorCode>();
+  readonly calls: { method: Method; body: unknown }[] = [];
+  private readonly gates = new Map<Method, Gate>();
+  private receiptCounter = 0;
+
+  hold(method: Method, options: { answerDespiteAbort?: boolean } = {}): Gate {
+    let release!: () => void;
+    const promise = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const gate = { release, promise, answerDespiteAbort: options.answerDespiteAbort ?? false };
+    this.gates.set(method, gate);
+    return gate;
+  }
+
+  count(method: Method): number {
+    return this.calls.filter((call) => call.method === method).length;
+  }
+
+  private async answer<T>(method: Method, body: unknown, signal: AbortSignal | undefined, produce: () => T) {
+    if (signal?.aborted) throw signal.reason;
+    this.calls.push({ method, body: structuredClone(body) });
+    const gate = this.gates.get(method);
+    if (gate) {
+      this.gates.delete(method);
+      await new Promise<void>((resolve, reject) => {
+        if (!gate.answerDespiteAbort) signal?.addEventListener('abort', () => reject(signal.reason));
+        void gate.promise.then(resolve);
+      });
+    } else {
+      await Promise.resolve();
+    }
+    const refusal = this.refuseNext.get(method);
+    if (refusal) {
+      this.refuseNext.delete(method);
+      throw new DioscError(refusal);
+    }
+    return produce();
+  }
+
+  private functions(): FunctionName[] {
+    const granted = new Set<FunctionName>(this.selection.flatMap((entry) => entry.functions));
+    return ['collections_list', ...granted];
+  }
+
+  private checkCall(call: ToolCall) {
+    if (!this.enabled) throw new DioscError('not_enabled');
+    if (call.generation !== this.generation) throw new DioscError('generation_changed');
+  }
+
+  session(): Promise<SessionView> {
+    return Promise.resolve({
+      account: { id: 'acct', email: 'owner@localhost', displayName: 'Owner' },
+      csrfToken: 'csrf',
+      sessionGeneration: this.sessionGeneration,
+    });
+  }
+
+  browserAccess(): Promise<BrowserAccessView> {
+    return Promise.resolve(this.view());
+  }
+
+  enableAccess(selection: GrantEntry[]): Promise<BrowserAccessView> {
+    this.enabled = true;
+    this.selection = selection;
+    this.generation++;
+    return Promise.resolve(this.view());
+  }
+
+  disableAccess(): Promise<BrowserAccessView> {
+    this.enabled = false;
+    return Promise.resolve(this.view());
+  }
+
+  private view(): BrowserAccessView {
+    return {
+      enabled: this.enabled,
+      selection: this.enabled ? this.selection : null,
+      generation: this.enabled ? this.generation : null,
+      sessionGeneration: this.sessionGeneration,
+    };
+  }
+
+  descriptors(signal?: AbortSignal): Promise<DescriptorsView> {
+    return this.answer('descriptors', null, signal, () => {
+      if (!this.enabled) throw new DioscError('not_enabled');
+      return {
+        tools: descriptorsFor(this.functions()),
+        selection: this.selection,
+        generation: this.generation,
+        sessionGeneration: this.sessionGeneration,
+      };
+    });
+  }
+
+  dispatch(call: ToolCall, signal?: AbortSignal): Promise<{ result: unknown }> {
+    return this.answer('dispatch', call, signal, () => {
+      this.checkCall(call);
+      if (call.tool === 'item_write' || call.tool === 'item_delete') throw new DioscError('review_required');
+      const collection = String(call.input.collection ?? '');
+      return {
+        result: { collection, items: [{ id: `${this.owner}-item`, title: this.owner }], nextCursor: null },
+      };
+    });
+  }
+
+  prepare(call: ToolCall, signal?: AbortSignal): Promise<{ receipt: ReviewReceipt }> {
+    return this.answer('prepare', call, signal, () => {
+      this.checkCall(call);
+      const receipt: ReviewReceipt = {
+        id: `receipt-${++this.receiptCounter}`,
+        tool: call.tool as ReviewReceipt['tool'],
+        input: structuredClone(call.input),
+        digest: `digest-${this.receiptCounter}`,
+        expiresAt: '2026-11-29T12:02:00.000Z',
+        effects: {
+          collection: { id: String(call.input.collection), title: 'Notes', kind: 'storage' },
+          item: String(call.input.item),
+          action: 'create',
+          before: null,
+          after: { content: 'hello' },
+        },
+      };
+      return { receipt };
+    });
+  }
+
+  acknowledge(receiptId: string, digest: string, signal?: AbortSignal): Promise<{ acknowledged: boolean }> {
+    return this.answer('acknowledge', { receiptId, digest }, signal, () => ({ acknowledged: true }));
+  }
+
+  execute(
+    call: ToolCall & { receiptId: string },
+    signal?: AbortSignal,
+  ): Promise<{ result: unknown; replayed: boolean }> {
+    return this.answer('execute', call, signal, () => {
+      this.checkCall(call);
+      const item = { id: String(call.input.item), title: 'x', version: 'v1', updatedAt: '', sizeBytes: 5 };
+      return { result: { collection: String(call.input.collection), item, created: true }, replayed: false };
+    });
+  }
+}
