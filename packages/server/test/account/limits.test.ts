@@ -25,7 +25,11 @@ describe.each(DIALECTS)('quotas and admission ($name)', (dialect) => {
     f = await openCore(dialect, { maxItemsPerAccount: SEEDED_ITEMS + 1 });
     await f.core.execute('item_write', create('fits', 'x'), f.owner);
     const fx = f;
-    const error = await refusedWithoutChange(fx, () => fx.core.execute('item_write', create('over', 'x'), fx.owner), 'quota_exceeded');
+    const error = await refusedWithoutChange(
+      fx,
+      () => fx.core.execute('item_write', create('over', 'x'), fx.owner),
+      'quota_exceeded',
+    );
     expect(error.retryable).toBe(false);
     // Replacing an existing item does not add one, so it still works at the quota.
     await f.core.execute(
@@ -34,7 +38,11 @@ describe.each(DIALECTS)('quotas and admission ($name)', (dialect) => {
       f.owner,
     );
     // Deleting frees room.
-    await f.core.execute('item_delete', { collection: 'notes', item: 'fits', requestId: 'req-fits-3', ifMatch: '2' }, f.owner);
+    await f.core.execute(
+      'item_delete',
+      { collection: 'notes', item: 'fits', requestId: 'req-fits-3', ifMatch: '2' },
+      f.owner,
+    );
     await f.core.execute('item_write', create('over', 'x', 'req-over-2'), f.owner);
   });
 
@@ -50,14 +58,24 @@ describe.each(DIALECTS)('quotas and admission ($name)', (dialect) => {
     expect(usedBytes).toBeGreaterThan(0);
     f = await openCore(dialect, { maxBytesPerAccount: usedBytes + 10 });
     const fx = f;
-    await refusedWithoutChange(fx, () => fx.core.execute('item_write', create('big', '12345678901'), fx.owner), 'quota_exceeded');
+    await refusedWithoutChange(
+      fx,
+      () => fx.core.execute('item_write', create('big', '12345678901'), fx.owner),
+      'quota_exceeded',
+    );
     await fx.core.execute('item_write', create('ten', '1234567890'), fx.owner);
     await refusedWithoutChange(
       fx,
       () =>
         fx.core.execute(
           'item_write',
-          { collection: 'notes', item: 'ten', requestId: 'req-ten-2', ifMatch: '1', content: { body: '12345678901' } },
+          {
+            collection: 'notes',
+            item: 'ten',
+            requestId: 'req-ten-2',
+            ifMatch: '1',
+            content: { body: '12345678901' },
+          },
           fx.owner,
         ),
       'quota_exceeded',
@@ -68,7 +86,10 @@ describe.each(DIALECTS)('quotas and admission ($name)', (dialect) => {
       { collection: 'notes', item: 'ten', requestId: 'req-ten-3', ifMatch: '1', content: { body: '1' } },
       fx.owner,
     );
-    expect(await itemRow(fx.store, fx.accountId, 'notes', 'ten')).toMatchObject({ size_bytes: 1, version: 2 });
+    expect(await itemRow(fx.store, fx.accountId, 'notes', 'ten')).toMatchObject({
+      size_bytes: 1,
+      version: 2,
+    });
   });
 
   it('limits calls per minute per caller with rate_limited and a retry hint', async () => {
@@ -76,7 +97,11 @@ describe.each(DIALECTS)('quotas and admission ($name)', (dialect) => {
     const fx = f;
     for (let i = 0; i < 3; i += 1) await fx.core.execute('collections_list', {}, fx.owner);
     fx.clock.advance(20_000);
-    const error = await refusedWithoutChange(fx, () => fx.core.execute('item_write', create('rate', 'x'), fx.owner), 'rate_limited');
+    const error = await refusedWithoutChange(
+      fx,
+      () => fx.core.execute('item_write', create('rate', 'x'), fx.owner),
+      'rate_limited',
+    );
     expect(error.retryable).toBe(true);
     expect(error.retryAfterMs).toBe(40_000);
     // Another caller has its own budget.
@@ -92,10 +117,18 @@ describe.each(DIALECTS)('quotas and admission ($name)', (dialect) => {
     // Two operations of this account are running (held open as a long call would hold them).
     const first = fx.core.admission.enter(fx.accountId);
     const second = fx.core.admission.enter(fx.accountId);
-    const error = await refusedWithoutChange(fx, () => fx.core.execute('item_write', create('busy', 'x'), fx.owner), 'busy');
+    const error = await refusedWithoutChange(
+      fx,
+      () => fx.core.execute('item_write', create('busy', 'x'), fx.owner),
+      'busy',
+    );
     expect(error.retryable).toBe(true);
     expect(error.retryAfterMs).toBeGreaterThan(0);
-    await refusedWithoutChange(fx, () => fx.core.execute('items_list', { collection: 'notes' }, fx.owner), 'busy');
+    await refusedWithoutChange(
+      fx,
+      () => fx.core.execute('items_list', { collection: 'notes' }, fx.owner),
+      'busy',
+    );
     // Another account is not affected.
     expect(fx.core.admission.running('another-account')).toBe(0);
     first();
@@ -115,7 +148,11 @@ describe.each(DIALECTS)('quotas and admission ($name)', (dialect) => {
       () => fx.core.execute('item_read', { collection: 'notes', item: 'missing' }, fx.owner),
       'not_found',
     );
-    await refusedWithoutChange(fx, () => fx.core.execute('item_write', create('groceries', 'x'), fx.owner), 'precondition_failed');
+    await refusedWithoutChange(
+      fx,
+      () => fx.core.execute('item_write', create('groceries', 'x'), fx.owner),
+      'precondition_failed',
+    );
     expect(fx.core.admission.running(fx.accountId)).toBe(0);
     const results = await Promise.allSettled(
       Array.from({ length: 4 }, (_, i) => fx.core.execute('item_write', create(`burst-${i}`, 'x'), fx.owner)),

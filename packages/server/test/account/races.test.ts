@@ -32,7 +32,13 @@ describe.each(DIALECTS)('conditional write races ($name)', (dialect) => {
       const write = (caller: CallerContext, body: string) =>
         f.core.execute(
           'item_write',
-          { collection: 'notes', item, requestId: `req-${item}-${body}`, ifNoneMatch: '*', content: { body } },
+          {
+            collection: 'notes',
+            item,
+            requestId: `req-${item}-${body}`,
+            ifNoneMatch: '*',
+            content: { body },
+          },
           caller,
         );
       const settled = await Promise.allSettled([write(a, 'aaaa'), write(b, 'bbbb')]);
@@ -82,15 +88,31 @@ describe.each(DIALECTS)('conditional write races ($name)', (dialect) => {
       const item = `race-delete-${round}`;
       await f.core.execute(
         'item_write',
-        { collection: 'notes', item, requestId: `req-seed-${item}`, ifNoneMatch: '*', content: { body: 'x' } },
+        {
+          collection: 'notes',
+          item,
+          requestId: `req-seed-${item}`,
+          ifNoneMatch: '*',
+          content: { body: 'x' },
+        },
         f.owner,
       );
       const del = (caller: CallerContext, tag: string) =>
-        f.core.execute('item_delete', { collection: 'notes', item, requestId: `req-${item}-${tag}`, ifMatch: '1' }, caller);
+        f.core.execute(
+          'item_delete',
+          { collection: 'notes', item, requestId: `req-${item}-${tag}`, ifMatch: '1' },
+          caller,
+        );
       const replace = (caller: CallerContext) =>
         f.core.execute(
           'item_write',
-          { collection: 'notes', item, requestId: `req-${item}-replace`, ifMatch: '1', content: { body: 'y' } },
+          {
+            collection: 'notes',
+            item,
+            requestId: `req-${item}-replace`,
+            ifMatch: '1',
+            content: { body: 'y' },
+          },
           caller,
         );
       const racers = round % 2 === 0 ? [del(a, 'a'), del(b, 'b')] : [del(a, 'a'), replace(b)];

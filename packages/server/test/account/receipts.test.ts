@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inputDigest } from '../../src/account/digest.js';
 import { startReceiptPruner } from '../../src/account/receipt-pruner.js';
 import { DIALECTS } from '../support/store.js';
-import { type CoreFixture, itemRow, openCore, receiptRow, refusedWithoutChange, snapshot } from './helpers.js';
+import {
+  type CoreFixture,
+  itemRow,
+  openCore,
+  receiptRow,
+  refusedWithoutChange,
+  snapshot,
+} from './helpers.js';
 
 const create = (requestId: string, body = 'first') => ({
   collection: 'notes',
@@ -27,7 +34,13 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
     // Same input with keys in another order: the digest is canonical.
     const again = await f.core.execute(
       'item_write',
-      { content: { body: 'first' }, ifNoneMatch: '*', requestId: 'req-replay-1', item: 'replayed', collection: 'notes' },
+      {
+        content: { body: 'first' },
+        ifNoneMatch: '*',
+        requestId: 'req-replay-1',
+        item: 'replayed',
+        collection: 'notes',
+      },
       f.owner,
     );
     expect(again.replayed).toBe(true);
@@ -36,7 +49,13 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
     expect(await itemRow(f.store, f.accountId, 'notes', 'replayed')).toEqual(rowAfterFirst);
 
     // A replace replayed after the item moved on still answers what it answered then.
-    const replace = { collection: 'notes', item: 'replayed', requestId: 'req-replay-2', ifMatch: '1', content: { body: 'v2' } };
+    const replace = {
+      collection: 'notes',
+      item: 'replayed',
+      requestId: 'req-replay-2',
+      ifMatch: '1',
+      content: { body: 'v2' },
+    };
     const replaced = await f.core.execute('item_write', replace, f.owner);
     await f.core.execute(
       'item_write',
@@ -56,12 +75,20 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
 
   it('refuses the same ID with different input as request_id_collision', async () => {
     await f.core.execute('item_write', create('req-collide-1'), f.owner);
-    await refusedWithoutChange(f, () => f.core.execute('item_write', create('req-collide-1', 'other'), f.owner), 'request_id_collision');
+    await refusedWithoutChange(
+      f,
+      () => f.core.execute('item_write', create('req-collide-1', 'other'), f.owner),
+      'request_id_collision',
+    );
     // Same ID on the other mutating function is a collision as well.
     await refusedWithoutChange(
       f,
       () =>
-        f.core.execute('item_delete', { collection: 'notes', item: 'replayed', requestId: 'req-collide-1', ifMatch: '1' }, f.owner),
+        f.core.execute(
+          'item_delete',
+          { collection: 'notes', item: 'replayed', requestId: 'req-collide-1', ifMatch: '1' },
+          f.owner,
+        ),
       'request_id_collision',
     );
   });
@@ -89,25 +116,41 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
       inputDigest('item_write', input),
     );
     expect(claim.kind).toBe('fresh');
-    const error = await refusedWithoutChange(f, () => f.core.execute('item_write', input, f.owner), 'in_flight');
+    const error = await refusedWithoutChange(
+      f,
+      () => f.core.execute('item_write', input, f.owner),
+      'in_flight',
+    );
     expect(error.retryable).toBe(true);
     expect(error.retryAfterMs).toBe(f.core.limits.inFlightLeaseMs);
     // A different input under the held ID is still a collision, not in_flight.
-    await refusedWithoutChange(f, () => f.core.execute('item_write', create('req-lease-1', 'x'), f.owner), 'request_id_collision');
+    await refusedWithoutChange(
+      f,
+      () => f.core.execute('item_write', create('req-lease-1', 'x'), f.owner),
+      'request_id_collision',
+    );
 
     f.clock.advance(f.core.limits.inFlightLeaseMs - 1);
     await refusedWithoutChange(f, () => f.core.execute('item_write', input, f.owner), 'in_flight');
     f.clock.advance(1);
     const taken = await f.core.execute('item_write', input, f.owner);
     expect(taken.replayed).toBe(false);
-    expect(await itemRow(f.store, f.accountId, 'notes', 'replayed')).toMatchObject({ content: 'first', version: 1 });
+    expect(await itemRow(f.store, f.accountId, 'notes', 'replayed')).toMatchObject({
+      content: 'first',
+      version: 1,
+    });
     expect(await receiptRow(f.store, f.owner.actor, 'req-lease-1')).toMatchObject({ status: 'committed' });
 
     // The dead holder cannot complete its old claim any more.
     const completed = await f.store.db
       .transaction()
       .execute((trx) =>
-        f.core.receipts.complete(trx, { actor: f.owner.actor, requestId: 'req-lease-1' }, (claim as { lease: number }).lease, {}),
+        f.core.receipts.complete(
+          trx,
+          { actor: f.owner.actor, requestId: 'req-lease-1' },
+          (claim as { lease: number }).lease,
+          {},
+        ),
       );
     expect(completed).toBe(false);
   });
@@ -115,7 +158,12 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
   it('prunes receipts after the retention period, and stale claims with them', async () => {
     expect(f.core.limits.receiptRetentionMs).toBe(7 * 24 * 60 * 60 * 1000);
     await f.core.execute('item_write', create('req-prune-1'), f.owner);
-    await f.core.receipts.claim({ actor: f.owner.actor, requestId: 'req-prune-dead' }, f.accountId, 'item_write', 'd');
+    await f.core.receipts.claim(
+      { actor: f.owner.actor, requestId: 'req-prune-dead' },
+      f.accountId,
+      'item_write',
+      'd',
+    );
     f.clock.advance(f.core.limits.receiptRetentionMs);
     await f.core.execute('item_write', { ...create('req-prune-2'), item: 'later' }, f.owner);
     expect(await f.core.receipts.prune(f.core.limits.receiptRetentionMs)).toBe(0);
@@ -126,7 +174,11 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
     expect(await receiptRow(f.store, f.owner.actor, 'req-prune-2')).toMatchObject({ status: 'committed' });
     // The item itself stays; only the replay record went. The old ID now executes as new input.
     expect(await itemRow(f.store, f.accountId, 'notes', 'replayed')).toBeDefined();
-    await refusedWithoutChange(f, () => f.core.execute('item_write', create('req-prune-1'), f.owner), 'precondition_failed');
+    await refusedWithoutChange(
+      f,
+      () => f.core.execute('item_write', create('req-prune-1'), f.owner),
+      'precondition_failed',
+    );
   });
 });
 
