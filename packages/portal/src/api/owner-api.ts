@@ -1,0 +1,68 @@
+import type { FunctionName, OperationInputs, OperationOutputs } from '@diosc/protocol';
+import type { BrowserAccessView, GrantEntry, SessionView } from '@diosc/webmcp';
+import type { Http } from './http.js';
+
+/** An HTTP MCP connection as the owner sees it (server: connections/connections.ts). No token. */
+export interface ConnectionView {
+  id: string;
+  displayName: string;
+  transport: 'http_mcp' | 'browser';
+  provenance: string;
+  grant: GrantEntry[];
+  grantGeneration: number;
+  tokenExpiresAt: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** One recorded tool call (server: usage/usage-log.ts). Identifiers and outcomes only. */
+export interface UsageView {
+  id: string;
+  connectionId: string | null;
+  transport: 'http_mcp' | 'browser' | 'owner';
+  requestId: string | null;
+  tool: string;
+  collection: string | null;
+  outcome: string;
+  durationMs: number;
+  at: string;
+}
+
+/** The owner API as the portal's own pages call it (docs/api/owner.md). */
+export function createOwnerApi(http: Http) {
+  return {
+    session: (signal?: AbortSignal) => http<SessionView>('GET', '/session', undefined, signal),
+    signIn: (email: string, password: string) => http<SessionView>('POST', '/session', { email, password }),
+    signOut: () => http<void>('DELETE', '/session'),
+
+    operation<N extends FunctionName>(name: N, input: OperationInputs[N], signal?: AbortSignal) {
+      return http<{ result: OperationOutputs[N]; replayed: boolean }>(
+        'POST',
+        `/operations/${name}`,
+        input,
+        signal,
+      );
+    },
+
+    connections: () => http<{ connections: ConnectionView[] }>('GET', '/connections'),
+    createConnection: (input: { displayName: string; grant: GrantEntry[]; expiresInDays?: number }) =>
+      http<{ connection: ConnectionView; token: string; mcpUrl: string }>('POST', '/connections', input),
+    rotateConnection: (id: string, expiresInDays?: number) =>
+      http<{ connection: ConnectionView; token: string }>(
+        'POST',
+        `/connections/${encodeURIComponent(id)}/rotate`,
+        expiresInDays === undefined ? {} : { expiresInDays },
+      ),
+    revokeConnection: (id: string) =>
+      http<{ connection: ConnectionView }>('DELETE', `/connections/${encodeURIComponent(id)}`),
+
+    browserAccess: () => http<BrowserAccessView>('GET', '/browser-access'),
+    enableBrowserAccess: (selection: GrantEntry[]) =>
+      http<BrowserAccessView>('PUT', '/browser-access', { selection }),
+    disableBrowserAccess: () => http<BrowserAccessView>('DELETE', '/browser-access'),
+    browserActivity: () => http<{ entries: UsageView[] }>('GET', '/activity?transport=browser'),
+  };
+}
+
+export type OwnerApi = ReturnType<typeof createOwnerApi>;

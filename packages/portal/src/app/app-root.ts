@@ -1,0 +1,224 @@
+import { css, html, LitElement, nothing } from 'lit';
+import { I18nController, t } from '../i18n/i18n.js';
+import { PATHS } from '../router/router.js';
+import { ObserveController } from '../state/observable.js';
+import { icons } from '../ui/icons.js';
+import { sharedStyles } from '../ui/shared-styles.js';
+import type { Portal } from './portal.js';
+import './side-nav.js';
+import '../ui/language-switch.js';
+import '../ui/toast-region.js';
+import '../pages/sign-in-page.js';
+import '../pages/collections-page.js';
+import '../apps/connected-apps-page.js';
+import '../hub/automation-hub-page.js';
+import '../review/review-dialog.js';
+import '../palette/command-palette.js';
+import { bindShortcuts } from '../shortcuts/shortcuts.js';
+
+/** The signed-in frame (navigation, top bar, page) or the sign-in page, by session state. */
+export class AppRoot extends LitElement {
+  static override properties = { portal: { attribute: false } };
+  static override styles = [sharedStyles, layoutStyles()];
+  declare portal: Portal;
+  #unbind: (() => void) | null = null;
+
+  constructor() {
+    super();
+    new I18nController(this);
+    new ObserveController(this, () => [this.portal.session.state, this.portal.router.route]);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#unbind = bindShortcuts({
+      openPalette: () => this.#palette()?.open(),
+      navigate: (path) => this.portal.router.navigate(path),
+      enabled: () => this.portal.session.state.value.status === 'signed-in',
+    });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#unbind?.();
+  }
+
+  #palette() {
+    return this.renderRoot.querySelector('diosc-command-palette');
+  }
+
+  override render() {
+    const { session, router } = this.portal;
+    const state = session.state.value;
+    if (state.status === 'loading') {
+      return html`<div class="splash" role="status">${t('app.loading')}</div>`;
+    }
+    if (state.status === 'signed-out') {
+      return html`<diosc-sign-in-page .portal=${this.portal} .notice=${state.notice}></diosc-sign-in-page>
+        <diosc-toast-region .portal=${this.portal}></diosc-toast-region>`;
+    }
+    const account = state.status === 'signed-in' ? state.session.account : state.account;
+    const route = router.route.value;
+    return html`<div class="frame">
+      <aside>
+        <a class="brand" href=${PATHS.collections}>${icons.shield}<span>Diosc</span></a>
+        <diosc-side-nav .page=${route.page}></diosc-side-nav>
+        <p class="hint small muted">${t('app.shortcutHint')}</p>
+      </aside>
+      <div class="main">
+        <header>
+          <button class="palette-button" @click=${() => this.#palette()?.open()} aria-keyshortcuts="Control+K Meta+K">
+            ${icons.search}<span>${t('palette.open')}</span><kbd>Ctrl K</kbd>
+          </button>
+          <span class="spacer"></span>
+          <diosc-language-switch></diosc-language-switch>
+          <span class="account small muted" title=${account.email}>${account.displayName || account.email}</span>
+          <button class="ghost" @click=${() => void this.portal.signOut()}>${icons.signOut}${t('app.signOut')}</button>
+        </header>
+        ${state.status === 'expired' ? this.#expiredBanner() : nothing}
+        <main id="main" tabindex="-1">${this.#page()}</main>
+      </div>
+    </div>
+    <diosc-review-dialog .portal=${this.portal}></diosc-review-dialog>
+    <diosc-command-palette .portal=${this.portal}></diosc-command-palette>
+    <diosc-toast-region .portal=${this.portal}></diosc-toast-region>`;
+  }
+
+  #expiredBanner() {
+    return html`<div class="notice warn expired" role="alert">
+      <span>${t('session.expiredBanner')}</span>
+      <button class="primary" @click=${() => this.#signInAgain()}>${t('session.signInAgain')}</button>
+    </div>`;
+  }
+
+  #signInAgain(): void {
+    this.portal.session.state.set({ status: 'signed-out', notice: 'expired' });
+  }
+
+  #page() {
+    const route = this.portal.router.route.value;
+    switch (route.page) {
+      case 'collections':
+        return html`<diosc-collections-page .portal=${this.portal} .collection=${route.collection} .item=${route.item}></diosc-collections-page>`;
+      case 'connected-apps':
+        return html`<diosc-connected-apps-page .portal=${this.portal}></diosc-connected-apps-page>`;
+      case 'automation-hub':
+        return html`<diosc-automation-hub-page .portal=${this.portal}></diosc-automation-hub-page>`;
+      case 'sign-in':
+        // Already signed in: the sign-in URL leads to the default page.
+        queueMicrotask(() => this.portal.router.navigate(PATHS.collections, { replace: true }));
+        return nothing;
+      default:
+        return html`<div class="card"><h1>${t('app.notFoundTitle')}</h1><p class="muted">${t('app.notFoundBody')}</p></div>`;
+    }
+  }
+}
+
+function layoutStyles() {
+  return css`
+    .splash {
+      display: grid;
+      place-items: center;
+      min-height: 100vh;
+      color: var(--muted);
+    }
+    .frame {
+      display: grid;
+      grid-template-columns: 250px 1fr;
+      min-height: 100vh;
+    }
+    aside {
+      position: sticky;
+      top: 0;
+      height: 100vh;
+      padding: 1.1rem 0.9rem;
+      border-right: 1px solid var(--border);
+      background: var(--surface);
+      display: flex;
+      flex-direction: column;
+      gap: 1.2rem;
+    }
+    .brand {
+      display: flex;
+      align-items: center;
+      gap: 0.55rem;
+      padding: 0.3rem 0.6rem;
+      font-weight: 800;
+      font-size: 1.15rem;
+      color: var(--text);
+      text-decoration: none;
+      letter-spacing: -0.01em;
+    }
+    .brand svg {
+      color: var(--accent);
+    }
+    .hint {
+      margin-top: auto;
+      padding: 0 0.6rem;
+    }
+    .main {
+      min-width: 0;
+    }
+    header {
+      display: flex;
+      align-items: center;
+      gap: 0.75rem;
+      padding: 0.75rem 2rem;
+      border-bottom: 1px solid var(--border);
+      background: color-mix(in srgb, var(--surface) 85%, transparent);
+      position: sticky;
+      top: 0;
+      z-index: 2;
+      backdrop-filter: blur(6px);
+    }
+    .palette-button {
+      min-width: 280px;
+      color: var(--muted);
+      font-weight: 500;
+      background: var(--surface-2);
+    }
+    .palette-button kbd {
+      margin-left: auto;
+      font: 0.72rem var(--mono);
+      border: 1px solid var(--border);
+      border-radius: 5px;
+      padding: 0.05rem 0.35rem;
+      background: var(--surface);
+    }
+    .account {
+      max-width: 14rem;
+      overflow: hidden;
+      text-overflow: ellipsis;
+      white-space: nowrap;
+    }
+    main {
+      padding: 2rem;
+      max-width: 1100px;
+      outline: none;
+    }
+    .expired {
+      display: flex;
+      align-items: center;
+      justify-content: space-between;
+      gap: 1rem;
+      margin: 1rem 2rem 0;
+    }
+    @media (max-width: 760px) {
+      .frame {
+        grid-template-columns: 1fr;
+      }
+      aside {
+        position: static;
+        height: auto;
+      }
+      .hint {
+        display: none;
+      }
+      .palette-button {
+        min-width: 0;
+      }
+    }
+  `;
+}
+
+customElements.define('diosc-app', AppRoot);

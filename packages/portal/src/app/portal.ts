@@ -1,0 +1,47 @@
+import type { DioscError } from '@diosc/protocol';
+import { createHttp } from '../api/http.js';
+import { createOwnerApi, type OwnerApi } from '../api/owner-api.js';
+import { type BrowserTools, createBrowserTools } from '../browser-tools/browser-tools.js';
+import { ReviewProvider } from '../review/review-provider.js';
+import { createRouter, type Router } from '../router/router.js';
+import { createSessionStore, type SessionStore } from '../session/session-store.js';
+import { createToasts, type Toasts } from '../ui/toasts.js';
+
+/** Everything a page needs, created once by `main.ts` and passed down as a property. */
+export interface Portal {
+  api: OwnerApi;
+  session: SessionStore;
+  router: Router;
+  reviews: ReviewProvider;
+  browserTools: BrowserTools;
+  toasts: Toasts;
+  signOut(): Promise<void>;
+}
+
+export function createPortal(): Portal {
+  let api: OwnerApi | null = null;
+  const session = createSessionStore(() => api!);
+  api = createOwnerApi(
+    createHttp({
+      csrfToken: session.csrfToken,
+      onUnauthenticated: (error: DioscError) => session.unauthenticated(error),
+    }),
+  );
+  const reviews = new ReviewProvider();
+  const browserTools = createBrowserTools({ session, reviews });
+  const router = createRouter();
+  const toasts = createToasts();
+
+  return {
+    api,
+    session,
+    router,
+    reviews,
+    browserTools,
+    toasts,
+    async signOut() {
+      browserTools.revokeForSignOut();
+      await session.signOut().catch(() => undefined);
+    },
+  };
+}

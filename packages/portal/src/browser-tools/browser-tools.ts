@@ -1,0 +1,110 @@
+import {
+  type ActivityEntry,
+  type AdapterState,
+  type BrowserAccessView,
+  createOwnerBrowserApi,
+  createWebMcpAdapter,
+  type GrantEntry,
+} from '@diosc/webmcp';
+import type { ReviewProvider } from '../review/review-provider.js';
+import type { SessionState, SessionStore } from '../session/session-store.js';
+import { Observable } from '../state/observable.js';
+
+function sameSelection(a: readonly GrantEntry[] | null, b: readonly GrantEntry[] | null): boolean {
+  const key = (entries: readonly GrantEntry[] | null) =>
+    JSON.stringify(
+      [...(entries ?? [])]
+        .map((entry) => ({ collection: entry.collection, functions: [...entry.functions].sort() }))
+        .sort((x, y) => x.collection.localeCompare(y.collection)),
+    );
+  return key(a) === key(b);
+}
+
+/**
+ * The portal's side of browser tools: the WebMCP adapter, the server's record of this session's
+ * selection, and the wiring that keeps them in step with the session. It reacts to every session
+ * change — sign-out, expiry, another tab signing in — by revoking the registration (and any pending
+ * review) before anything else can run under the old session.
+ */
+export function createBrowserTools(options: { session: SessionStore; reviews: ReviewProvider }) {
+  const { session, reviews } = options;
+  const state = new Observable<AdapterState>({ status: 'disabled', tools: [] });
+  const access = new Observable<BrowserAccessView | null>(null);
+  /** Bumped on every invocation the adapter reports, so the activity log re-reads the server's. */
+  const lastActivity = new Observable<ActivityEntry | null>(null);
+
+  const api = createOwnerBrowserApi({ csrfToken: session.csrfToken });
+  const adapter = createWebMcpAdapter({
+    api,
+    reviewer: reviews.reviewer,
+    onStateChange: (next) => state.set(next),
+    onActivity: (entry) => lastActivity.set(entry),
+  });
+  state.set(adapter.state);
+
+  let knownGeneration: number | null = null;
+
+  async function loadAccess(): Promise<void> {
+    try {
+      access.set(await api.browserAccess());
+    } catch {
+      access.set(null);
+    }
+  }
+
+  async function sync(): Promise<void> {
+    const current = session.state.value;
+    if (current.status !== 'signed-in') return;
+    await Promise.all([adapter.sync(current.session.sessionGeneration), loadAccess()]);
+  }
+
+  function onSession(next: SessionState): void {
+    if (next.status === 'signed-in') {
+      const generation = next.session.sessionGeneration;
+      if (knownGeneration !== null && knownGeneration !== generation) {
+        // Another sign-in replaced the session this registration belonged to.
+        reviews.cancel('sign-out');
+        adapter.revoke('session-replaced');
+      }
+      knownGeneration = generation;
+      void sync();
+      return;
+    }
+    if (next.status === 'loading') return;
+    reviews.cancel('sign-out');
+    adapter.revoke(next.status === 'expired' ? 'session-replaced' : 'sign-out');
+    access.set(null);
+    knownGeneration = null;
+  }
+  session.state.subscribe(onSession);
+  window.addEventListener('pagehide', () => reviews.cancel('teardown'));
+
+  return {
+    state,
+    access,
+    lastActivity,
+    supported: () => adapter.state.status !== 'unsupported',
+    refresh: sync,
+
+    /** Enables (or replaces) this session's selection, then registers exactly what it grants. */
+    async enable(selection: GrantEntry[]): Promise<void> {
+      if (!sameSelection(selection, access.value?.selection ?? null)) reviews.cancel('selection-changed');
+      access.set(await api.enableAccess(selection));
+      await sync();
+    },
+
+    async disable(): Promise<void> {
+      reviews.cancel('selection-changed');
+      adapter.disable();
+      access.set(await api.disableAccess());
+    },
+
+    /** Called before the sign-out request, so nothing stays registered while it is in flight. */
+    revokeForSignOut(): void {
+      reviews.cancel('sign-out');
+      adapter.revoke('sign-out');
+    },
+  };
+}
+
+export type BrowserTools = ReturnType<typeof createBrowserTools>;

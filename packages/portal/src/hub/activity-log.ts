@@ -1,0 +1,102 @@
+import { css, html, LitElement, nothing } from 'lit';
+import type { UsageView } from '../api/owner-api.js';
+import type { Portal } from '../app/portal.js';
+import { formatTime, hasKey, I18nController, t } from '../i18n/i18n.js';
+import { errorText } from '../ui/error-text.js';
+import { sharedStyles } from '../ui/shared-styles.js';
+
+const TONE: Record<string, string> = { ok: 'ok', replayed: 'ok', declined: 'warn', cancelled: 'warn' };
+
+/** Known outcomes in words; an error code is data and is shown as it is (its sentence as a tooltip). */
+function outcomeLabel(outcome: string): string {
+  const key = `hub.activity.outcomes.${outcome}`;
+  return hasKey(key) ? t(key) : outcome;
+}
+
+/** Browser-tool invocations as the server recorded them: tool, collection, outcome, request ID, time. */
+export class ActivityLog extends LitElement {
+  static override properties = {
+    portal: { attribute: false },
+    entries: { state: true },
+    error: { state: true },
+  };
+  static override styles = [
+    sharedStyles,
+    css`
+      .wrap {
+        overflow-x: auto;
+      }
+      td.mono {
+        word-break: break-all;
+      }
+    `,
+  ];
+  declare portal: Portal;
+  declare entries: UsageView[] | null;
+  declare error: string | null;
+  #unsubscribe: (() => void) | null = null;
+
+  constructor() {
+    super();
+    new I18nController(this);
+    this.entries = null;
+    this.error = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.reload();
+    // Every invocation the adapter reports is a reason to re-read the server's record.
+    this.#unsubscribe = this.portal.browserTools.lastActivity.subscribe(() => void this.reload());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#unsubscribe?.();
+  }
+
+  async reload(): Promise<void> {
+    try {
+      this.entries = (await this.portal.api.browserActivity()).entries;
+      this.error = null;
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
+  override render() {
+    if (this.error) return html`<p class="notice error mt" role="alert">${this.error}</p>`;
+    if (!this.entries) return html`<p class="muted mt">${t('app.loading')}</p>`;
+    if (this.entries.length === 0) return html`<p class="muted mt">${t('hub.activity.none')}</p>`;
+    return html`<div class="wrap"><table class="mt">
+      <thead>
+        <tr>
+          <th scope="col">${t('hub.activity.time')}</th>
+          <th scope="col">${t('hub.activity.tool')}</th>
+          <th scope="col">${t('hub.activity.collection')}</th>
+          <th scope="col">${t('hub.activity.outcome')}</th>
+          <th scope="col">${t('hub.activity.requestId')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${this.entries.map(
+          (entry) => html`<tr>
+            <td class="small">${formatTime(entry.at)}</td>
+            <td class="mono">${entry.tool}</td>
+            <td>${entry.collection ?? '—'}</td>
+            <td><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${hasKey(`errors.${entry.outcome}`) ? t(`errors.${entry.outcome}`) : ''}>${outcomeLabel(entry.outcome)}</span></td>
+            <td class="mono small">${entry.requestId ?? nothing}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table></div>`;
+  }
+}
+
+customElements.define('diosc-activity-log', ActivityLog);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'diosc-activity-log': ActivityLog;
+  }
+}

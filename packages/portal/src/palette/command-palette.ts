@@ -1,0 +1,197 @@
+import type { CollectionRow } from '@diosc/protocol';
+import Fuse from 'fuse.js';
+import { css, html, LitElement } from 'lit';
+import type { Portal } from '../app/portal.js';
+import { I18nController, t } from '../i18n/i18n.js';
+import { icons } from '../ui/icons.js';
+import { openModal } from '../ui/modal.js';
+import { sharedStyles } from '../ui/shared-styles.js';
+import { buildCommands, type Command } from './commands.js';
+
+/**
+ * Ctrl/Cmd+K: a native modal dialog with a combobox; fuse.js ranks commands by fuzzy match on their
+ * translated title and keywords. Arrow keys move, Enter runs, Escape closes and focus goes back.
+ */
+export class CommandPalette extends LitElement {
+  static override properties = {
+    portal: { attribute: false },
+    query: { state: true },
+    active: { state: true },
+  };
+  static override styles = [sharedStyles, paletteStyles()];
+  declare portal: Portal;
+  declare query: string;
+  declare active: number;
+  #collections: CollectionRow[] = [];
+
+  constructor() {
+    super();
+    new I18nController(this);
+    this.query = '';
+    this.active = 0;
+  }
+
+  async open(): Promise<void> {
+    const dialog = this.renderRoot.querySelector('dialog');
+    if (!dialog || dialog.open) return;
+    this.query = '';
+    this.active = 0;
+    await this.updateComplete;
+    openModal(dialog, dialog.querySelector('input'));
+    try {
+      this.#collections = (await this.portal.api.operation('collections_list', {})).result.collections;
+      this.requestUpdate();
+    } catch {
+      // The navigation commands work without the collection list.
+    }
+  }
+
+  #results(): Command[] {
+    const commands = buildCommands(this.portal, this.#collections);
+    const query = this.query.trim();
+    if (!query) return commands;
+    const fuse = new Fuse(commands, {
+      keys: [{ name: 'title', weight: 2 }, 'keywords'],
+      threshold: 0.4,
+      ignoreLocation: true,
+    });
+    return fuse.search(query).map((match) => match.item);
+  }
+
+  #run(command: Command | undefined): void {
+    if (!command) return;
+    this.renderRoot.querySelector('dialog')?.close();
+    command.run();
+  }
+
+  #keydown(event: KeyboardEvent, results: Command[]): void {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      this.active = (this.active + step + results.length) % Math.max(results.length, 1);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      this.#run(results[this.active]);
+    }
+  }
+
+  override render() {
+    const results = this.#results();
+    const activeId = results[this.active] ? `cmd-${results[this.active]!.id}` : '';
+    return html`<dialog aria-label=${t('palette.label')} @close=${() => {
+      this.query = '';
+    }}>
+      <div class="search">
+        ${icons.search}
+        <input
+          type="text"
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="palette-list"
+          aria-activedescendant=${activeId}
+          aria-label=${t('palette.inputLabel')}
+          placeholder=${t('palette.placeholder')}
+          autocomplete="off"
+          spellcheck="false"
+          .value=${this.query}
+          @input=${(event: Event) => {
+            this.query = (event.target as HTMLInputElement).value;
+            this.active = 0;
+          }}
+          @keydown=${(event: KeyboardEvent) => this.#keydown(event, results)}
+        />
+        <kbd>Esc</kbd>
+      </div>
+      <ul id="palette-list" role="listbox" aria-label=${t('palette.results')}>
+        ${
+          results.length === 0
+            ? html`<li class="none muted" role="presentation">${t('palette.noResults')}</li>`
+            : results.map(
+                (command, index) => html`<li
+                id=${`cmd-${command.id}`}
+                role="option"
+                aria-selected=${index === this.active ? 'true' : 'false'}
+                @click=${() => this.#run(command)}
+                @pointermove=${() => {
+                  this.active = index;
+                }}
+              >
+                <span class="title">${command.title}</span>
+                <span class="group small muted">${command.group}</span>
+                ${command.shortcut ? html`<kbd>${command.shortcut}</kbd>` : ''}
+              </li>`,
+              )
+        }
+      </ul>
+    </dialog>`;
+  }
+}
+
+function paletteStyles() {
+  return css`
+    dialog {
+      width: min(600px, calc(100vw - 2rem));
+      margin-top: 12vh;
+    }
+    .search {
+      display: flex;
+      align-items: center;
+      gap: 0.6rem;
+      padding: 0.8rem 1rem;
+      border-bottom: 1px solid var(--border);
+      color: var(--muted);
+    }
+    .search input {
+      border: none;
+      padding: 0.3rem 0;
+      font-size: 1.05rem;
+      box-shadow: none;
+      background: transparent;
+    }
+    .search input:focus-visible {
+      box-shadow: none;
+    }
+    ul {
+      list-style: none;
+      margin: 0;
+      padding: 0.4rem;
+      max-height: 22rem;
+      overflow: auto;
+    }
+    li[role='option'] {
+      display: flex;
+      align-items: center;
+      gap: 0.75rem;
+      padding: 0.6rem 0.75rem;
+      border-radius: var(--radius-sm);
+      cursor: pointer;
+    }
+    li[aria-selected='true'] {
+      background: var(--accent-soft);
+      color: var(--accent);
+    }
+    .title {
+      flex: 1;
+      font-weight: 600;
+    }
+    .none {
+      padding: 1rem;
+      text-align: center;
+    }
+    kbd {
+      font: 0.72rem var(--mono);
+      border: 1px solid var(--border);
+      border-radius: 5px;
+      padding: 0.05rem 0.35rem;
+      color: var(--muted);
+    }
+  `;
+}
+
+customElements.define('diosc-command-palette', CommandPalette);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'diosc-command-palette': CommandPalette;
+  }
+}

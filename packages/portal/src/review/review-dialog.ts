@@ -1,0 +1,200 @@
+import { css, html, LitElement, nothing } from 'lit';
+import type { Portal } from '../app/portal.js';
+import { formatTime, I18nController, t } from '../i18n/i18n.js';
+import { icons } from '../ui/icons.js';
+import { openModal } from '../ui/modal.js';
+import { sharedStyles } from '../ui/shared-styles.js';
+import { ApprovalGuard } from './approval-guard.js';
+import { effectsStyles, effectsView } from './effects-view.js';
+import type { PendingReview, ReviewDecider } from './review-provider.js';
+
+/**
+ * The mutation review form: the WebMCP adapter's `reviewer` made visible. It shows the actual
+ * collection, item and effects from the provider's frozen receipt (kept in a private field, not a
+ * public property), and approves only through `ApprovalGuard`. It never holds the pending promise:
+ * it holds the one `ReviewDecider` the provider hands out, and settles by review id.
+ */
+export class ReviewDialog extends LitElement {
+  static override properties = { portal: { attribute: false }, refusal: { state: true } };
+  static override styles = [sharedStyles, effectsStyles, dialogStyles()];
+  declare portal: Portal;
+  declare refusal: boolean;
+  #review: PendingReview | null = null;
+  #decider: ReviewDecider | null = null;
+  #deciding = false;
+  readonly #guard = new ApprovalGuard();
+  #unsubscribe: (() => void) | null = null;
+
+  constructor() {
+    super();
+    new I18nController(this);
+    this.refusal = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#decider ??= this.portal.reviews.claimDecider();
+    this.#unsubscribe = this.portal.reviews.current.subscribe((review) => void this.#show(review));
+    void this.#show(this.portal.reviews.current.value);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#unsubscribe?.();
+    // Teardown of the review UI: nothing may stay pending without a form to answer it.
+    this.portal.reviews.cancel('teardown');
+  }
+
+  #dialog(): HTMLDialogElement | null {
+    return this.renderRoot.querySelector('dialog');
+  }
+
+  async #show(review: PendingReview | null): Promise<void> {
+    const previous = this.#review;
+    this.#review = review;
+    this.#guard.reset();
+    this.refusal = false;
+    this.requestUpdate();
+    await this.updateComplete;
+    const dialog = this.#dialog();
+    if (!dialog) return;
+    if (review && !dialog.open) openModal(dialog, dialog.querySelector<HTMLButtonElement>('.reject'));
+    if (!review && dialog.open) {
+      dialog.close();
+      // Settled elsewhere (cancelled by the agent, sign-out, a selection change): say so.
+      if (previous && !this.#deciding) this.portal.toasts.show('info', t('review.withdrawn'));
+    }
+    this.#deciding = false;
+  }
+
+  #decide(decision: 'accept' | 'reject'): void {
+    const review = this.#review;
+    if (!review) return;
+    this.#deciding = true;
+    this.#decider?.decide(review.id, decision);
+    this.portal.toasts.show(
+      decision === 'accept' ? 'success' : 'info',
+      t(decision === 'accept' ? 'review.accepted' : 'review.rejected'),
+    );
+  }
+
+  #submit(event: SubmitEvent): void {
+    event.preventDefault();
+    const review = this.#review;
+    if (!review) return;
+    if (this.#guard.approves(event, this.renderRoot.querySelector('.approve'), review.id))
+      this.#decide('accept');
+    else this.refusal = true;
+  }
+
+  override render() {
+    const review = this.#review;
+    return html`<dialog
+      aria-labelledby="review-title"
+      aria-describedby="review-summary"
+      @cancel=${() => this.#decide('reject')}
+    >
+      ${review ? this.#body(review) : nothing}
+    </dialog>`;
+  }
+
+  #body(review: PendingReview) {
+    const { receipt } = review;
+    const { effects } = receipt;
+    const id = review.id;
+    return html`<form @submit=${this.#submit}>
+      <div class="dialog-body">
+        <div class="row">
+          <span class="shield">${icons.shield}</span>
+          <h2 id="review-title">${t('review.title')}</h2>
+          <span class="spacer"></span>
+          <span class="badge ${effects.action === 'delete' ? 'danger' : 'warn'}">${t(`review.action.${effects.action}`)}</span>
+        </div>
+        <p id="review-summary" class="mt">${t(`review.summary.${effects.action}`, { item: effects.item, collection: effects.collection.title })}</p>
+        <dl>
+          <dt>${t('review.collection')}</dt>
+          <dd>${effects.collection.title} <span class="mono muted">${effects.collection.id}</span> · ${t(`kinds.${effects.collection.kind}`)}</dd>
+          <dt>${t('review.item')}</dt>
+          <dd class="mono">${effects.item}</dd>
+          <dt>${t('review.tool')}</dt>
+          <dd class="mono">${receipt.tool}</dd>
+          <dt>${t('review.requestId')}</dt>
+          <dd class="mono">${String(receipt.input.requestId ?? '—')}</dd>
+          <dt>${t('review.expires')}</dt>
+          <dd>${formatTime(receipt.expiresAt)}</dd>
+        </dl>
+        ${effectsView(receipt)}
+        <details>
+          <summary>${t('review.exactArguments')}</summary>
+          <pre class="args">${JSON.stringify(receipt.input, null, 2)}</pre>
+        </details>
+        <p class="small muted mt">${t('review.untrusted')}</p>
+        ${this.refusal ? html`<p class="notice error mt" role="alert">${t('review.needsRealInput')}</p>` : nothing}
+      </div>
+      <div class="dialog-actions">
+        <button type="button" class="reject" @click=${() => this.#decide('reject')}>${t('review.reject')}</button>
+        <button
+          type="submit"
+          class="approve primary"
+          @pointerdown=${(event: Event) => this.#guard.input(event, id)}
+          @keydown=${(event: Event) => this.#guard.input(event, id)}
+          @click=${(event: Event) => this.#guard.click(event, id)}
+        >
+          ${t(effects.action === 'delete' ? 'review.approveDelete' : 'review.approve')}
+        </button>
+      </div>
+    </form>`;
+  }
+}
+
+function dialogStyles() {
+  return css`
+    dialog {
+      width: min(760px, calc(100vw - 2rem));
+    }
+    .shield {
+      color: var(--accent);
+      display: inline-flex;
+    }
+    dl {
+      display: grid;
+      grid-template-columns: max-content 1fr;
+      gap: 0.3rem 1rem;
+      margin: 1rem 0 0;
+      font-size: 0.9rem;
+    }
+    dt {
+      color: var(--muted);
+    }
+    dd {
+      margin: 0;
+      word-break: break-all;
+    }
+    details {
+      margin-top: 1rem;
+      font-size: 0.88rem;
+    }
+    summary {
+      cursor: pointer;
+      color: var(--muted);
+    }
+    pre.args {
+      white-space: pre-wrap;
+      word-break: break-word;
+      font: 0.8rem/1.5 var(--mono);
+      background: var(--surface-2);
+      padding: 0.75rem;
+      border-radius: var(--radius-sm);
+      max-height: 14rem;
+      overflow: auto;
+    }
+  `;
+}
+
+customElements.define('diosc-review-dialog', ReviewDialog);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'diosc-review-dialog': ReviewDialog;
+  }
+}
