@@ -11,6 +11,14 @@ export async function assertWithinQuota(
   change: { itemsDelta: number; bytesDelta: number },
 ): Promise<void> {
   if (change.itemsDelta <= 0 && change.bytesDelta <= 0) return;
+  // Serialize growing writes per account: on PostgreSQL (READ COMMITTED) two transactions would
+  // otherwise both count the same usage and together overrun the quota. A no-op update of the
+  // account row takes its row lock until commit; SQLite already runs one write transaction at a time.
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ display_name: eb.ref('display_name') }))
+    .where('id', '=', accountId)
+    .execute();
   const usage = await trx
     .selectFrom('items')
     .select((eb) => [

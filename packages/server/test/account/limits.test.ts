@@ -46,6 +46,26 @@ describe.each(DIALECTS)('quotas and admission ($name)', (dialect) => {
     await f.core.execute('item_write', create('over', 'x', 'req-over-2'), f.owner);
   });
 
+  it('holds the item quota under concurrent creates: exactly as many succeed as fit', async () => {
+    f = await openCore(dialect, { maxItemsPerAccount: SEEDED_ITEMS + 2 });
+    const fx = f;
+    const settled = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) =>
+        fx.core.execute('item_write', create(`concurrent-${i}`, 'x'), fx.owner),
+      ),
+    );
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(2);
+    for (const s of settled) {
+      if (s.status === 'rejected') expect((s.reason as { code: string }).code).toBe('quota_exceeded');
+    }
+    const count = await fx.store.db
+      .selectFrom('items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('account_id', '=', fx.accountId)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(SEEDED_ITEMS + 2);
+  });
+
   it('refuses creates and replaces past the byte quota', async () => {
     const probe = await openCore(dialect);
     const used = await probe.store.db
