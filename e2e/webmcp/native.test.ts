@@ -1,0 +1,269 @@
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../packages/server/test/support/server.js';
+import { OWNER_PASSWORD } from '../../packages/server/test/support/store.js';
+import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
+import { recordEvents } from './support/cdp-events.js';
+import { type NativeCheck, type NativeReport, writeNativeReport } from './support/report.js';
+import { addTestPage, bundleTestPage } from './support/test-page.js';
+
+/**
+ * Native WebMCP in Debian Chromium, driven from the agent side through the DevTools `WebMCP` domain
+ * against the real server. Every check is written to docs/native-webmcp.md with the browser version.
+ */
+
+const SELECTION = [{ collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] }];
+const TOOLS = ['collections_list', 'items_list', 'item_read', 'item_write'];
+const WRITE = {
+  collection: 'notes',
+  item: 'webmcp-native',
+  requestId: 'webmcp-native-0001',
+  ifNoneMatch: '*',
+  content: { title: 'Native WebMCP', body: 'Written by the browser agent after review.' },
+};
+
+type Harness = {
+  supported(): boolean;
+  signIn(email: string, password: string): Promise<number>;
+  enable(selection: unknown): Promise<unknown>;
+  sync(): Promise<{ status: string; reason?: string; tools: string[] }>;
+  disable(): Promise<{ status: string }>;
+  operation(name: string, input: unknown): Promise<unknown>;
+  state(): { status: string; reason?: string; tools: string[] };
+  activity(): Record<string, unknown>[];
+};
+const harness = (page: Page) =>
+  page.evaluateHandle(() => (window as unknown as { dioscTest: Harness }).dioscTest);
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+let cdp: CDPSession;
+let events: ReturnType<typeof recordEvents>;
+let frameId = '';
+const report: NativeReport = {
+  date: new Date().toISOString(),
+  browser: 'not launched',
+  executable: CHROMIUM_PATH,
+  flag: '--enable-features=WebMCP',
+  apiPresent: null,
+  checks: [],
+};
+
+/** An `it` whose outcome is also recorded for the report; `detail` returns what was observed. */
+function check(name: string, run: () => Promise<string>) {
+  it(name, async () => {
+    const entry: NativeCheck = { check: name, result: 'fail', detail: '' };
+    report.checks.push(entry);
+    try {
+      entry.detail = await run();
+      entry.result = 'pass';
+    } catch (error) {
+      entry.detail = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      throw error;
+    }
+  });
+}
+
+async function call(toolName: string, input: unknown) {
+  const { invocationId } = (await cdp.send(
+    'WebMCP.invokeTool' as never,
+    { frameId, toolName, input } as never,
+  )) as {
+    invocationId: string;
+  };
+  return invocationId;
+}
+
+const responded = (invocationId: string) =>
+  events.wait('WebMCP.toolResponded', (p) => p.invocationId === invocationId) as Promise<{
+    status: string;
+    output?: { structuredContent?: Record<string, unknown> };
+    errorText?: string;
+    exception?: { description?: string };
+  }>;
+
+async function itemRows(item: string) {
+  return server.store.db
+    .selectFrom('items')
+    .selectAll()
+    .where('account_id', '=', server.accountId)
+    .where('collection_id', '=', 'notes')
+    .where('id', '=', item)
+    .execute();
+}
+
+describe('native WebMCP in Debian Chromium', () => {
+  beforeAll(async () => {
+    const script = await bundleTestPage();
+    server = await startTestServer({ realClock: true, configure: (app) => addTestPage(app, script) });
+    browser = await launchChromium({ webmcp: true });
+    report.browser = `Chromium ${browser.version()}`;
+    page = await browser.newPage();
+    cdp = await page.context().newCDPSession(page);
+    events = recordEvents(cdp, ['WebMCP.toolsAdded', 'WebMCP.toolsRemoved', 'WebMCP.toolResponded']);
+    await page.goto(`${server.url}/__test/webmcp`);
+    await page.waitForFunction(() => 'dioscTest' in window);
+    await cdp.send('WebMCP.enable' as never);
+  });
+
+  afterAll(async () => {
+    writeNativeReport(report);
+    await browser?.close();
+    await server?.close();
+  });
+
+  check('document.modelContext exists with --enable-features=WebMCP', async () => {
+    report.apiPresent = await (await harness(page)).evaluate((h) => h.supported());
+    expect(report.apiPresent).toBe(true);
+    return 'registerTool is a function on a http://127.0.0.1 page';
+  });
+
+  check('tools appear in WebMCP.toolsAdded with the right annotations', async () => {
+    const h = await harness(page);
+    await h.evaluate((t, password) => t.signIn('owner@localhost', password), OWNER_PASSWORD);
+    await h.evaluate((t, selection) => t.enable(selection), SELECTION);
+    const state = await h.evaluate((t) => t.sync());
+    expect(state).toMatchObject({ status: 'registered', tools: TOOLS });
+    const added = new Map<string, Record<string, unknown>>();
+    while (added.size < TOOLS.length) {
+      const event = await events.wait('WebMCP.toolsAdded', (p) =>
+        (p.tools as { name: string }[]).some((t) => !added.has(t.name)),
+      );
+      for (const tool of event.tools as Record<string, unknown>[]) added.set(String(tool.name), tool);
+    }
+    expect([...added.keys()].sort()).toEqual([...TOOLS].sort());
+    const read = added.get('items_list')!;
+    const write = added.get('item_write')!;
+    expect(read.annotations).toMatchObject({ readOnly: true, untrustedContent: true, consequential: false });
+    expect(write.annotations).toMatchObject({
+      readOnly: false,
+      untrustedContent: false,
+      consequential: true,
+    });
+    expect(JSON.stringify(write.inputSchema)).toContain('requestId');
+    frameId = String(read.frameId);
+    return `toolsAdded: ${[...added.keys()].join(', ')}; items_list ${JSON.stringify(read.annotations)}; item_write ${JSON.stringify(write.annotations)}`;
+  });
+
+  check('invokeTool items_list returns the server data (content + structuredContent)', async () => {
+    const answer = await responded(await call('items_list', { collection: 'notes' }));
+    expect(answer.status).toBe('Completed');
+    const direct = (await (
+      await harness(page)
+    ).evaluate((t) => t.operation('items_list', { collection: 'notes' }))) as {
+      result: unknown;
+    };
+    expect(answer.output?.structuredContent).toEqual(direct.result);
+    const rows = await server.store.db
+      .selectFrom('items')
+      .select('id')
+      .where('account_id', '=', server.accountId)
+      .where('collection_id', '=', 'notes')
+      .execute();
+    const items = answer.output?.structuredContent?.items as { id: string }[];
+    expect(items.map((i) => i.id).sort()).toEqual(rows.map((r) => r.id).sort());
+    return `Completed; ${items.length} notes items, equal to POST /api/owner/operations/items_list and the items table`;
+  });
+
+  check('a write waits for review, lands once after a trusted click', async () => {
+    const invocation = await call('item_write', WRITE);
+    await page.waitForSelector('#review[open]');
+    expect(await page.textContent('#review-summary')).toBe('item_write create notes/webmcp-native');
+    expect(await itemRows('webmcp-native')).toHaveLength(0);
+    await page.click('#accept');
+    const answer = await responded(invocation);
+    expect(answer.status).toBe('Completed');
+    expect(answer.output?.structuredContent).toMatchObject({ collection: 'notes', created: true });
+    const rows = await itemRows('webmcp-native');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.content).toBe(WRITE.content.body);
+    const used = await server.store.db
+      .selectFrom('review_receipts')
+      .select(['used_at', 'acknowledged_at'])
+      .where('account_id', '=', server.accountId)
+      .where('function_name', '=', 'item_write')
+      .execute();
+    expect(used).toHaveLength(1);
+    expect(used[0]!.acknowledged_at).not.toBeNull();
+    expect(used[0]!.used_at).not.toBeNull();
+    const receipts = await server.store.db
+      .selectFrom('receipts')
+      .select('status')
+      .where('request_id', '=', WRITE.requestId)
+      .execute();
+    expect(receipts).toEqual([{ status: 'committed' }]);
+    return 'review dialog shown, nothing written before the click; after page.click: Completed, 1 item row, 1 used review receipt, 1 committed request receipt';
+  });
+
+  check('cancelInvocation during review yields Canceled and writes nothing', async () => {
+    const input = { ...WRITE, item: 'webmcp-cancelled', requestId: 'webmcp-native-0002' };
+    const invocation = await call('item_write', input);
+    await page.waitForSelector('#review[open]');
+    await cdp.send('WebMCP.cancelInvocation' as never, { invocationId: invocation } as never);
+    const answer = await responded(invocation);
+    expect(answer.status).toBe('Canceled');
+    await page.waitForSelector('#review:not([open])', { state: 'attached' });
+    const activity = await (await harness(page)).evaluate((t) => t.activity().at(-1));
+    expect(activity).toMatchObject({ tool: 'item_write', outcome: 'cancelled', requestId: input.requestId });
+    expect(await itemRows('webmcp-cancelled')).toHaveLength(0);
+    const executed = await server.store.db
+      .selectFrom('receipts')
+      .select('request_id')
+      .where('request_id', '=', input.requestId)
+      .execute();
+    expect(executed).toHaveLength(0);
+    return 'Canceled; the review dialog closed on the abort signal; no item row, no request receipt';
+  });
+
+  check('a refusal is an error with the stable code, not HTML', async () => {
+    const answer = await responded(await call('items_list', { collection: 'drive' }));
+    expect(answer.status).toBe('Error');
+    const text = `${answer.errorText ?? ''} ${answer.exception?.description ?? ''}`;
+    expect(text).toContain('not_granted');
+    expect(text).not.toMatch(/<[a-z]/i);
+    return `Error; errorText ${JSON.stringify(answer.errorText ?? '')}; exception ${JSON.stringify(answer.exception?.description?.split('\n')[0] ?? '')}`;
+  });
+
+  check('disabling removes the tools (WebMCP.toolsRemoved)', async () => {
+    const since = events.seen.length;
+    const state = await (await harness(page)).evaluate((t) => t.disable());
+    expect(state.status).toBe('disabled');
+    const removed = new Set<string>();
+    while (removed.size < TOOLS.length) {
+      const event = await events.wait(
+        'WebMCP.toolsRemoved',
+        (p) => (p.tools as { name: string }[]).some((t) => !removed.has(t.name)),
+        since,
+      );
+      for (const tool of event.tools as { name: string }[]) removed.add(tool.name);
+    }
+    expect([...removed].sort()).toEqual([...TOOLS].sort());
+    // The agent can no longer reach the tool at all.
+    const late = await call('items_list', { collection: 'notes' }).then(
+      () => 'an invocation',
+      (error: Error) => error.message.replace(/^.*?: /, ''),
+    );
+    expect(late).toContain('Tool not found');
+    return `state disabled; toolsRemoved: ${[...removed].join(', ')}; a later invokeTool: ${late}`;
+  });
+
+  check('with Permissions-Policy: tools=() registration fails visibly', async () => {
+    const blocked = await browser.newPage();
+    try {
+      await blocked.goto(`${server.url}/__test/webmcp?tools=none`);
+      await blocked.waitForFunction(() => 'dioscTest' in window);
+      const h = await harness(blocked);
+      await h.evaluate((t, password) => t.signIn('owner@localhost', password), OWNER_PASSWORD);
+      await h.evaluate((t, selection) => t.enable(selection), SELECTION);
+      const state = await h.evaluate((t) => t.sync());
+      expect(state.status).toBe('failure');
+      expect(state.reason).toContain('NotAllowedError');
+      expect(state.tools).toEqual([]);
+      expect(await blocked.textContent('#state')).toBe('failure');
+      return `state failure: ${state.reason}`;
+    } finally {
+      await blocked.close();
+    }
+  });
+});
