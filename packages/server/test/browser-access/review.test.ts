@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RECEIPT_TTL_MS } from '../../src/browser-access/review-receipts.js';
 import { type OwnerSession, signIn } from '../owner/owner-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { DIALECTS } from '../support/store.js';
 import { browserClient } from './browser-client.js';
 
 const NOTES_RW = { collection: 'notes', functions: ['items_list', 'item_read', 'item_write', 'item_delete'] };
@@ -15,306 +16,311 @@ const create = (item: string, body: string, requestId = `req-${item}-create`) =>
   content: { title: item, body },
 });
 
-describe('browser access: prepare → acknowledge → execute', () => {
-  let server: TestServer;
-  let owner: OwnerSession;
-  let browser: ReturnType<typeof browserClient>;
-  afterEach(() => server.close());
+for (const dialect of DIALECTS) {
+  describe(`browser access: prepare → acknowledge → execute (${dialect.name})`, () => {
+    let server: TestServer;
+    let owner: OwnerSession;
+    let browser: ReturnType<typeof browserClient>;
+    afterEach(() => server.close());
 
-  async function start(selection = [NOTES_RW, INBOX_RW]) {
-    server = await startTestServer();
-    owner = await signIn(server.url);
-    browser = browserClient(server.url, owner);
-    await browser.enable(selection);
-  }
-  /** Everything a refused execution must leave as it was. */
-  const snapshot = async () => ({
-    items: await server.store.db
-      .selectFrom('items')
-      .selectAll()
-      .orderBy('collection_id')
-      .orderBy('id')
-      .execute(),
-    receipts: await server.store.db.selectFrom('receipts').selectAll().orderBy('request_id').execute(),
-    review: await server.store.db.selectFrom('review_receipts').selectAll().orderBy('id').execute(),
-  });
-  async function preparedAndAcknowledged(input: Record<string, unknown>, tool = 'item_write') {
-    const prepared = await browser.prepare(tool, input);
-    expect(prepared.status).toBe(201);
-    expect((await browser.acknowledge(prepared.body.receipt)).body).toEqual({ acknowledged: true });
-    return prepared.body.receipt;
-  }
-
-  it('prepares a receipt with the effects to review, binding session, generation and input digest', async () => {
-    await start();
-    const prepared = await browser.prepare('item_write', {
-      collection: 'notes',
-      item: 'groceries',
-      requestId: 'req-replace-1',
-      ifMatch: '1',
-      content: { body: '- tea' },
-    });
-    expect(prepared.status).toBe(201);
-    const { receipt } = prepared.body;
-    expect(receipt.expiresAt).toBe(new Date(server.clock.now() + RECEIPT_TTL_MS).toISOString());
-    expect(receipt.digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(receipt.effects).toMatchObject({
-      collection: { id: 'notes', kind: 'storage', title: expect.any(String) },
-      item: 'groceries',
-      action: 'replace',
-      before: { id: 'groceries', version: '1', content: expect.stringContaining('oat milk') },
-      after: { title: 'Groceries', content: '- tea', contentType: 'text/markdown' },
-    });
-    const [row] = await server.store.db.selectFrom('review_receipts').selectAll().execute();
-    const session = await server.store.db.selectFrom('sessions').selectAll().executeTakeFirstOrThrow();
-    const connection = await server.store.db
-      .selectFrom('app_connections')
-      .selectAll()
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({
-      id: receipt.id,
-      session_id_hash: session.id_hash,
-      connection_id: connection.id,
-      grant_generation: browser.generation,
-      function_name: 'item_write',
-      args_digest: receipt.digest,
-      acknowledged_at: null,
-      used_at: null,
-    });
-    const metadata = await browser.prepare('item_write', {
-      collection: 'inbox',
-      item: 'welcome',
-      requestId: 'req-meta-1',
-      metadata: { read: true },
-    });
-    expect(metadata.body.receipt.effects).toMatchObject({
-      action: 'metadata',
-      after: { metadata: { read: true } },
-    });
-    const deletion = await browser.prepare('item_delete', {
-      collection: 'notes',
-      item: 'ideas',
-      requestId: 'req-delete-1',
-      ifMatch: '1',
-    });
-    expect(deletion.body.receipt.effects).toMatchObject({
-      action: 'delete',
-      before: { id: 'ideas' },
-      after: null,
-    });
-  });
-
-  it('executes an acknowledged receipt once through the core, with request-ID replay', async () => {
-    await start();
-    const receipt = await preparedAndAcknowledged(create('todo', 'ship it'));
-    const executed = await browser.execute(receipt);
-    expect(executed.status).toBe(200);
-    expect(executed.body).toMatchObject({ replayed: false, result: { created: true, item: { id: 'todo' } } });
-    const row = await server.store.db
-      .selectFrom('items')
-      .selectAll()
-      .where('id', '=', 'todo')
-      .executeTakeFirstOrThrow();
-    expect(row.content).toBe('ship it');
-    const receiptRow = await server.store.db.selectFrom('receipts').selectAll().executeTakeFirstOrThrow();
-    expect(receiptRow.actor).toBe(`browser:${server.accountId}`);
-    // Reviewing the same request again replays the stored result instead of writing twice.
-    const again = await browser.execute(await preparedAndAcknowledged(create('todo', 'ship it')));
-    expect(again.body).toMatchObject({ replayed: true, result: { created: true } });
-    // The same request ID with other input is a collision.
-    const before = await snapshot();
-    const collision = await browser.execute(
-      await preparedAndAcknowledged(create('todo', 'other', 'req-todo-create')),
-    );
-    expect(collision.status).toBe(409);
-    expect(collision.body).toMatchObject({ error: { code: 'request_id_collision' } });
-    expect((await snapshot()).items).toEqual(before.items);
-    const usage = await server.store.db
-      .selectFrom('usage')
-      .selectAll()
-      .where('tool', '=', 'item_write')
-      .execute();
-    expect(usage.map((entry) => entry.outcome).sort()).toEqual(['ok', 'replayed', 'request_id_collision']);
-    expect(usage.every((entry) => entry.transport === 'browser')).toBe(true);
-  });
-
-  it('refuses an unacknowledged receipt, and a reused one', async () => {
-    await start();
-    const prepared = await browser.prepare('item_write', create('once', 'one'));
-    let before = await snapshot();
-    const unacknowledged = await browser.execute(prepared.body.receipt);
-    expect(unacknowledged.status).toBe(409);
-    expect(unacknowledged.body).toMatchObject({ error: { code: 'review_required' } });
-    expect(await snapshot()).toEqual(before);
-
-    await browser.acknowledge(prepared.body.receipt);
-    expect((await browser.execute(prepared.body.receipt)).status).toBe(200);
-    before = await snapshot();
-    const reused = await browser.execute(prepared.body.receipt);
-    expect(reused.status).toBe(409);
-    expect(reused.body).toMatchObject({ error: { code: 'receipt_used' } });
-    expect((await browser.acknowledge(prepared.body.receipt)).body).toMatchObject({
-      error: { code: 'receipt_used' },
-    });
-    expect(await snapshot()).toEqual(before);
-  });
-
-  it('refuses an expired receipt (two minutes on the server clock)', async () => {
-    await start();
-    const receipt = await preparedAndAcknowledged(create('late', 'too late'));
-    server.clock.advance(RECEIPT_TTL_MS);
-    const before = await snapshot();
-    const expired = await browser.execute(receipt);
-    expect(expired.status).toBe(410);
-    expect(expired.body).toMatchObject({ error: { code: 'receipt_expired' } });
-    expect(await snapshot()).toEqual(before);
-    // Acknowledging after expiry is refused too.
-    const fresh = await browser.prepare('item_write', create('late2', 'x'));
-    server.clock.advance(RECEIPT_TTL_MS + 1);
-    expect((await browser.acknowledge(fresh.body.receipt)).body).toMatchObject({
-      error: { code: 'receipt_expired' },
-    });
-  });
-
-  it('refuses changed arguments, a changed tool and a wrong acknowledgment digest', async () => {
-    await start();
-    const receipt = await preparedAndAcknowledged(create('exact', 'reviewed text'));
-    const before = await snapshot();
-    for (const changed of [
-      { ...receipt, input: { ...receipt.input, content: { title: 'exact', body: 'other text' } } },
-      { ...receipt, input: { ...receipt.input, item: 'elsewhere' } },
-      { ...receipt, input: { ...receipt.input, extra: true } },
-      { ...receipt, tool: 'item_delete' },
-    ]) {
-      const refused = await browser.execute(changed);
-      expect(refused.status).toBe(409);
-      expect(refused.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
+    async function start(selection = [NOTES_RW, INBOX_RW]) {
+      server = await startTestServer({ dialect });
+      owner = await signIn(server.url);
+      browser = browserClient(server.url, owner);
+      await browser.enable(selection);
     }
-    expect(await snapshot()).toEqual(before);
-    // Key order is not a change: the digest is over canonical JSON.
-    const reordered = Object.fromEntries(Object.entries(receipt.input).reverse());
-    expect((await browser.execute({ ...receipt, input: reordered })).status).toBe(200);
-
-    const other = await browser.prepare('item_write', create('exact2', 'x'));
-    const wrongDigest = await browser.acknowledge({ id: other.body.receipt.id, digest: '0'.repeat(64) });
-    expect(wrongDigest.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
-    const row = await server.store.db
-      .selectFrom('review_receipts')
-      .selectAll()
-      .where('id', '=', other.body.receipt.id)
-      .executeTakeFirstOrThrow();
-    expect(row.acknowledged_at).toBeNull();
-  });
-
-  it('refuses a receipt after the selection changed (generation), even with the new generation', async () => {
-    await start();
-    const receipt = await preparedAndAcknowledged(create('gen', 'x'));
-    const old = browser.generation;
-    await browser.enable([NOTES_RW]);
-    const before = await snapshot();
-    browser.generation = old;
-    const stale = await browser.execute(receipt);
-    expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ error: { code: 'generation_changed' } });
-    browser.generation = (await browser.state()).body.generation as number;
-    const rebound = await browser.execute(receipt);
-    expect(rebound.status).toBe(409);
-    expect(rebound.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
-    expect(await snapshot()).toEqual(before);
-  });
-
-  it('refuses another session’s receipt, and the old session after sign-out', async () => {
-    await start();
-    const receipt = await preparedAndAcknowledged(create('mine', 'x'));
-    const oldBrowser = browser;
-    const newOwner = await signIn(server.url);
-    const newBrowser = browserClient(server.url, newOwner);
-    await newBrowser.enable([NOTES_RW]);
-    const before = await snapshot();
-    const stale = await oldBrowser.execute(receipt);
-    expect(stale.status).toBe(401);
-    expect(stale.body).toMatchObject({ error: { code: 'session_expired' } });
-    const foreign = await newBrowser.execute(receipt);
-    expect(foreign.status).toBe(409);
-    expect(foreign.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
-    expect(await snapshot()).toEqual(before);
-  });
-
-  it('ignores a permission list within the selection and refuses one asking for more', async () => {
-    await start([{ collection: 'notes', functions: ['items_list', 'item_write'] }]);
-    const receipt = await preparedAndAcknowledged(create('perm', 'x'));
-    const before = await snapshot();
-    for (const permissions of [
-      [{ collection: 'notes', functions: ['item_write', 'item_delete'] }],
-      [{ collection: 'inbox', functions: ['item_write'] }],
-      'all',
-    ]) {
-      const refused = await browser.execute(receipt, { permissions });
-      expect([400, 403]).toContain(refused.status);
-      expect(await snapshot()).toEqual(before);
+    /** Everything a refused execution must leave as it was. */
+    const snapshot = async () => ({
+      items: await server.store.db
+        .selectFrom('items')
+        .selectAll()
+        .orderBy('collection_id')
+        .orderBy('id')
+        .execute(),
+      receipts: await server.store.db.selectFrom('receipts').selectAll().orderBy('request_id').execute(),
+      review: await server.store.db.selectFrom('review_receipts').selectAll().orderBy('id').execute(),
+    });
+    async function preparedAndAcknowledged(input: Record<string, unknown>, tool = 'item_write') {
+      const prepared = await browser.prepare(tool, input);
+      expect(prepared.status).toBe(201);
+      expect((await browser.acknowledge(prepared.body.receipt)).body).toEqual({ acknowledged: true });
+      return prepared.body.receipt;
     }
-    const ok = await browser.execute(receipt, {
-      permissions: [{ collection: 'notes', functions: ['item_write'] }],
-    });
-    expect(ok.status).toBe(200);
-  });
 
-  it('refuses to prepare on an unselected collection or function, and for unsupported input', async () => {
-    await start([{ collection: 'notes', functions: ['items_list', 'item_write'] }]);
-    const before = await snapshot();
-    const inbox = await browser.prepare('item_write', {
-      collection: 'inbox',
-      item: 'welcome',
-      requestId: 'req-inbox-1',
-      metadata: { read: true },
-    });
-    expect(inbox.status).toBe(403);
-    expect(inbox.body).toMatchObject({ error: { code: 'not_granted' } });
-    const deletion = await browser.prepare('item_delete', {
-      collection: 'notes',
-      item: 'ideas',
-      requestId: 'req-del-1',
-      ifMatch: '1',
-    });
-    expect(deletion.body).toMatchObject({ error: { code: 'not_granted' } });
-    const metadataOnStorage = await browser.prepare('item_write', {
-      collection: 'notes',
-      item: 'ideas',
-      requestId: 'req-meta-2',
-      metadata: { read: true },
-    });
-    expect(metadataOnStorage.status).toBe(422);
-    expect(metadataOnStorage.body).toMatchObject({ error: { code: 'unsupported_input' } });
-    const read = await browser.prepare('items_list', { collection: 'notes' });
-    expect(read.body).toMatchObject({ error: { code: 'invalid_input' } });
-    expect(await snapshot()).toEqual(before);
-  });
-
-  it('refuses to execute when the item changed after review (the core’s ifMatch)', async () => {
-    await start();
-    const receipt = await preparedAndAcknowledged(
-      { collection: 'notes', item: 'ideas', requestId: 'req-del-ideas', ifMatch: '1' },
-      'item_delete',
-    );
-    await server.app.diosc.core.execute(
-      'item_write',
-      {
+    it('prepares a receipt with the effects to review, binding session, generation and input digest', async () => {
+      await start();
+      const prepared = await browser.prepare('item_write', {
+        collection: 'notes',
+        item: 'groceries',
+        requestId: 'req-replace-1',
+        ifMatch: '1',
+        content: { body: '- tea' },
+      });
+      expect(prepared.status).toBe(201);
+      const { receipt } = prepared.body;
+      expect(receipt.expiresAt).toBe(new Date(server.clock.now() + RECEIPT_TTL_MS).toISOString());
+      expect(receipt.digest).toMatch(/^[0-9a-f]{64}$/);
+      expect(receipt.effects).toMatchObject({
+        collection: { id: 'notes', kind: 'storage', title: expect.any(String) },
+        item: 'groceries',
+        action: 'replace',
+        before: { id: 'groceries', version: '1', content: expect.stringContaining('oat milk') },
+        after: { title: 'Groceries', content: '- tea', contentType: 'text/markdown' },
+      });
+      const [row] = await server.store.db.selectFrom('review_receipts').selectAll().execute();
+      const session = await server.store.db.selectFrom('sessions').selectAll().executeTakeFirstOrThrow();
+      const connection = await server.store.db
+        .selectFrom('app_connections')
+        .selectAll()
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        id: receipt.id,
+        session_id_hash: session.id_hash,
+        connection_id: connection.id,
+        grant_generation: browser.generation,
+        function_name: 'item_write',
+        args_digest: receipt.digest,
+        acknowledged_at: null,
+        used_at: null,
+      });
+      const metadata = await browser.prepare('item_write', {
+        collection: 'inbox',
+        item: 'welcome',
+        requestId: 'req-meta-1',
+        metadata: { read: true },
+      });
+      expect(metadata.body.receipt.effects).toMatchObject({
+        action: 'metadata',
+        after: { metadata: { read: true } },
+      });
+      const deletion = await browser.prepare('item_delete', {
         collection: 'notes',
         item: 'ideas',
-        requestId: 'owner-edit-1',
+        requestId: 'req-delete-1',
         ifMatch: '1',
-        content: { body: 'new' },
-      },
-      { accountId: server.accountId, actor: 'owner:test', via: 'owner', grant: { kind: 'all' } },
-    );
-    const refused = await browser.execute(receipt);
-    expect(refused.status).toBe(412);
-    expect(refused.body).toMatchObject({ error: { code: 'precondition_failed' } });
-    const row = await server.store.db
-      .selectFrom('items')
-      .selectAll()
-      .where('id', '=', 'ideas')
-      .executeTakeFirstOrThrow();
-    expect(row.content).toBe('new');
+      });
+      expect(deletion.body.receipt.effects).toMatchObject({
+        action: 'delete',
+        before: { id: 'ideas' },
+        after: null,
+      });
+    });
+
+    it('executes an acknowledged receipt once through the core, with request-ID replay', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(create('todo', 'ship it'));
+      const executed = await browser.execute(receipt);
+      expect(executed.status).toBe(200);
+      expect(executed.body).toMatchObject({
+        replayed: false,
+        result: { created: true, item: { id: 'todo' } },
+      });
+      const row = await server.store.db
+        .selectFrom('items')
+        .selectAll()
+        .where('id', '=', 'todo')
+        .executeTakeFirstOrThrow();
+      expect(row.content).toBe('ship it');
+      const receiptRow = await server.store.db.selectFrom('receipts').selectAll().executeTakeFirstOrThrow();
+      expect(receiptRow.actor).toBe(`browser:${server.accountId}`);
+      // Reviewing the same request again replays the stored result instead of writing twice.
+      const again = await browser.execute(await preparedAndAcknowledged(create('todo', 'ship it')));
+      expect(again.body).toMatchObject({ replayed: true, result: { created: true } });
+      // The same request ID with other input is a collision.
+      const before = await snapshot();
+      const collision = await browser.execute(
+        await preparedAndAcknowledged(create('todo', 'other', 'req-todo-create')),
+      );
+      expect(collision.status).toBe(409);
+      expect(collision.body).toMatchObject({ error: { code: 'request_id_collision' } });
+      expect((await snapshot()).items).toEqual(before.items);
+      const usage = await server.store.db
+        .selectFrom('usage')
+        .selectAll()
+        .where('tool', '=', 'item_write')
+        .execute();
+      expect(usage.map((entry) => entry.outcome).sort()).toEqual(['ok', 'replayed', 'request_id_collision']);
+      expect(usage.every((entry) => entry.transport === 'browser')).toBe(true);
+    });
+
+    it('refuses an unacknowledged receipt, and a reused one', async () => {
+      await start();
+      const prepared = await browser.prepare('item_write', create('once', 'one'));
+      let before = await snapshot();
+      const unacknowledged = await browser.execute(prepared.body.receipt);
+      expect(unacknowledged.status).toBe(409);
+      expect(unacknowledged.body).toMatchObject({ error: { code: 'review_required' } });
+      expect(await snapshot()).toEqual(before);
+
+      await browser.acknowledge(prepared.body.receipt);
+      expect((await browser.execute(prepared.body.receipt)).status).toBe(200);
+      before = await snapshot();
+      const reused = await browser.execute(prepared.body.receipt);
+      expect(reused.status).toBe(409);
+      expect(reused.body).toMatchObject({ error: { code: 'receipt_used' } });
+      expect((await browser.acknowledge(prepared.body.receipt)).body).toMatchObject({
+        error: { code: 'receipt_used' },
+      });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('refuses an expired receipt (two minutes on the server clock)', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(create('late', 'too late'));
+      server.clock.advance(RECEIPT_TTL_MS);
+      const before = await snapshot();
+      const expired = await browser.execute(receipt);
+      expect(expired.status).toBe(410);
+      expect(expired.body).toMatchObject({ error: { code: 'receipt_expired' } });
+      expect(await snapshot()).toEqual(before);
+      // Acknowledging after expiry is refused too.
+      const fresh = await browser.prepare('item_write', create('late2', 'x'));
+      server.clock.advance(RECEIPT_TTL_MS + 1);
+      expect((await browser.acknowledge(fresh.body.receipt)).body).toMatchObject({
+        error: { code: 'receipt_expired' },
+      });
+    });
+
+    it('refuses changed arguments, a changed tool and a wrong acknowledgment digest', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(create('exact', 'reviewed text'));
+      const before = await snapshot();
+      for (const changed of [
+        { ...receipt, input: { ...receipt.input, content: { title: 'exact', body: 'other text' } } },
+        { ...receipt, input: { ...receipt.input, item: 'elsewhere' } },
+        { ...receipt, input: { ...receipt.input, extra: true } },
+        { ...receipt, tool: 'item_delete' },
+      ]) {
+        const refused = await browser.execute(changed);
+        expect(refused.status).toBe(409);
+        expect(refused.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
+      }
+      expect(await snapshot()).toEqual(before);
+      // Key order is not a change: the digest is over canonical JSON.
+      const reordered = Object.fromEntries(Object.entries(receipt.input).reverse());
+      expect((await browser.execute({ ...receipt, input: reordered })).status).toBe(200);
+
+      const other = await browser.prepare('item_write', create('exact2', 'x'));
+      const wrongDigest = await browser.acknowledge({ id: other.body.receipt.id, digest: '0'.repeat(64) });
+      expect(wrongDigest.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
+      const row = await server.store.db
+        .selectFrom('review_receipts')
+        .selectAll()
+        .where('id', '=', other.body.receipt.id)
+        .executeTakeFirstOrThrow();
+      expect(row.acknowledged_at).toBeNull();
+    });
+
+    it('refuses a receipt after the selection changed (generation), even with the new generation', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(create('gen', 'x'));
+      const old = browser.generation;
+      await browser.enable([NOTES_RW]);
+      const before = await snapshot();
+      browser.generation = old;
+      const stale = await browser.execute(receipt);
+      expect(stale.status).toBe(409);
+      expect(stale.body).toMatchObject({ error: { code: 'generation_changed' } });
+      browser.generation = (await browser.state()).body.generation as number;
+      const rebound = await browser.execute(receipt);
+      expect(rebound.status).toBe(409);
+      expect(rebound.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('refuses another session’s receipt, and the old session after sign-out', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(create('mine', 'x'));
+      const oldBrowser = browser;
+      const newOwner = await signIn(server.url);
+      const newBrowser = browserClient(server.url, newOwner);
+      await newBrowser.enable([NOTES_RW]);
+      const before = await snapshot();
+      const stale = await oldBrowser.execute(receipt);
+      expect(stale.status).toBe(401);
+      expect(stale.body).toMatchObject({ error: { code: 'session_expired' } });
+      const foreign = await newBrowser.execute(receipt);
+      expect(foreign.status).toBe(409);
+      expect(foreign.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('ignores a permission list within the selection and refuses one asking for more', async () => {
+      await start([{ collection: 'notes', functions: ['items_list', 'item_write'] }]);
+      const receipt = await preparedAndAcknowledged(create('perm', 'x'));
+      const before = await snapshot();
+      for (const permissions of [
+        [{ collection: 'notes', functions: ['item_write', 'item_delete'] }],
+        [{ collection: 'inbox', functions: ['item_write'] }],
+        'all',
+      ]) {
+        const refused = await browser.execute(receipt, { permissions });
+        expect([400, 403]).toContain(refused.status);
+        expect(await snapshot()).toEqual(before);
+      }
+      const ok = await browser.execute(receipt, {
+        permissions: [{ collection: 'notes', functions: ['item_write'] }],
+      });
+      expect(ok.status).toBe(200);
+    });
+
+    it('refuses to prepare on an unselected collection or function, and for unsupported input', async () => {
+      await start([{ collection: 'notes', functions: ['items_list', 'item_write'] }]);
+      const before = await snapshot();
+      const inbox = await browser.prepare('item_write', {
+        collection: 'inbox',
+        item: 'welcome',
+        requestId: 'req-inbox-1',
+        metadata: { read: true },
+      });
+      expect(inbox.status).toBe(403);
+      expect(inbox.body).toMatchObject({ error: { code: 'not_granted' } });
+      const deletion = await browser.prepare('item_delete', {
+        collection: 'notes',
+        item: 'ideas',
+        requestId: 'req-del-1',
+        ifMatch: '1',
+      });
+      expect(deletion.body).toMatchObject({ error: { code: 'not_granted' } });
+      const metadataOnStorage = await browser.prepare('item_write', {
+        collection: 'notes',
+        item: 'ideas',
+        requestId: 'req-meta-2',
+        metadata: { read: true },
+      });
+      expect(metadataOnStorage.status).toBe(422);
+      expect(metadataOnStorage.body).toMatchObject({ error: { code: 'unsupported_input' } });
+      const read = await browser.prepare('items_list', { collection: 'notes' });
+      expect(read.body).toMatchObject({ error: { code: 'invalid_input' } });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('refuses to execute when the item changed after review (the core’s ifMatch)', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(
+        { collection: 'notes', item: 'ideas', requestId: 'req-del-ideas', ifMatch: '1' },
+        'item_delete',
+      );
+      await server.app.diosc.core.execute(
+        'item_write',
+        {
+          collection: 'notes',
+          item: 'ideas',
+          requestId: 'owner-edit-1',
+          ifMatch: '1',
+          content: { body: 'new' },
+        },
+        { accountId: server.accountId, actor: 'owner:test', via: 'owner', grant: { kind: 'all' } },
+      );
+      const refused = await browser.execute(receipt);
+      expect(refused.status).toBe(412);
+      expect(refused.body).toMatchObject({ error: { code: 'precondition_failed' } });
+      const row = await server.store.db
+        .selectFrom('items')
+        .selectAll()
+        .where('id', '=', 'ideas')
+        .executeTakeFirstOrThrow();
+      expect(row.content).toBe('new');
+    });
   });
-});
+}
