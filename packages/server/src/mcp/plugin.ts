@@ -103,7 +103,14 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
     reply.hijack();
     reply.raw.setHeader('cache-control', 'no-store');
     try {
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      // A closed transport never settles the answer of a call it dropped; the disconnect ends the wait.
+      await Promise.race([
+        transport.handleRequest(request.raw, reply.raw, request.body),
+        new Promise<void>((resolve) => {
+          if (disconnected.signal.aborted) resolve();
+          else disconnected.signal.addEventListener('abort', () => resolve(), { once: true });
+        }),
+      ]);
     } catch (error) {
       request.log.error({ err: error }, 'MCP transport failed');
       if (!reply.raw.headersSent) {
