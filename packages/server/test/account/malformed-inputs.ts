@@ -39,6 +39,7 @@ const withBadChar = (chars: string[]) =>
 const badId = fc.oneof(
   fc.constant(''),
   alnum(129, 400),
+  fc.constant('a'.repeat(1_000_000)),
   fc.tuple(fc.constantFrom('.', '-', '_', ' ', '/'), alnum(0, 20)).map(([a, b]) => a + b),
   withBadChar(['/', ' ', '\n', '<', '>', '"', '\\', '😀', 'é', '\u0000', '%', '?', '#', '*', ':', '@', '+']),
   notString,
