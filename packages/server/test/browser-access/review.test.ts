@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RECEIPT_TTL_MS } from '../../src/browser-access/review-receipts.js';
-import { type OwnerSession, signIn } from '../owner/owner-client.js';
+import { callJson, type OwnerSession, signIn } from '../owner/owner-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { DIALECTS } from '../support/store.js';
 import { browserClient } from './browser-client.js';
@@ -162,6 +162,44 @@ for (const dialect of DIALECTS) {
         error: { code: 'receipt_used' },
       });
       expect(await snapshot()).toEqual(before);
+    });
+
+    it('lets only one of two concurrent executions of a receipt run', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(create('race', 'once'));
+      const outcomes = await Promise.all([browser.execute(receipt), browser.execute(receipt)]);
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([200, 409]);
+      expect(outcomes.find((outcome) => outcome.status === 409)!.body).toMatchObject({
+        error: { code: 'receipt_used' },
+      });
+      const runs = await server.store.db
+        .selectFrom('usage')
+        .selectAll()
+        .where('tool', '=', 'item_write')
+        .execute();
+      expect(runs).toHaveLength(1);
+    });
+
+    it('treats acknowledge as an owner mutation: no CSRF token or a foreign Origin acknowledges nothing', async () => {
+      await start();
+      const prepared = await browser.prepare('item_write', create('ack', 'x'));
+      const { id, digest } = prepared.body.receipt;
+      for (const headers of [{ 'x-csrf-token': undefined }, { origin: 'https://evil.example' }]) {
+        const refused = await callJson(server.url, `/browser-access/receipts/${id}/acknowledge`, owner, {
+          body: { digest },
+          headers,
+        });
+        expect(refused.status).toBe(403);
+      }
+      const row = await server.store.db
+        .selectFrom('review_receipts')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.acknowledged_at).toBeNull();
+      expect((await browser.execute(prepared.body.receipt)).body).toMatchObject({
+        error: { code: 'review_required' },
+      });
     });
 
     it('refuses an expired receipt (two minutes on the server clock)', async () => {
