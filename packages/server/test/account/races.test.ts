@@ -123,4 +123,32 @@ describe.each(DIALECTS)('conditional write races ($name)', (dialect) => {
       else expect(row).toBeUndefined();
     }
   });
+
+  it('the same request sent twice at once executes once: the twin replays or answers in_flight', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const input = {
+        collection: 'notes',
+        item: `twin-${round}`,
+        requestId: `req-twin-${round}`,
+        ifNoneMatch: '*',
+        content: { body: 'once' },
+      };
+      const settled = await Promise.allSettled([
+        f.core.execute('item_write', input, a),
+        f.core.execute('item_write', input, a),
+      ]);
+      const executed = settled.filter((s) => s.status === 'fulfilled' && !s.value.replayed);
+      expect(executed).toHaveLength(1);
+      const first = (executed[0] as PromiseFulfilledResult<{ result: unknown }>).value.result;
+      for (const s of settled) {
+        if (s.status === 'rejected') expect((s.reason as DioscError).code).toBe('in_flight');
+        else expect(s.value.result).toEqual(first);
+      }
+      expect(await itemRow(f.store, f.accountId, 'notes', input.item)).toMatchObject({
+        version: 1,
+        content: 'once',
+      });
+      expect(await receiptRow(f.store, 'writer:a', input.requestId)).toMatchObject({ status: 'committed' });
+    }
+  });
 });
