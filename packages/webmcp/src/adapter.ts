@@ -1,15 +1,9 @@
 import { DioscError, type ErrorCode } from '@diosc/protocol';
-import type {
-  AdapterState,
-  AdapterStatus,
-  RevokeReason,
-  WebMcpAdapter,
-  WebMcpAdapterOptions,
-  WindowLike,
-} from './adapter-types.js';
+import type { AdapterState, RevokeReason, WebMcpAdapter, WebMcpAdapterOptions } from './adapter-types.js';
 import { createExecute, type InvocationScope } from './invocation.js';
 import { detectModelContext } from './model-context.js';
 import { type Registration, RegistrationFailed, registerTools } from './registration.js';
+import { defaultWindow, ENDED_MESSAGES, REVOKED, SESSION_CODES, watchWindow } from './revocation.js';
 import { toolFromDescriptor } from './tool-from-descriptor.js';
 import { toolFailure } from './tool-result.js';
 
@@ -22,34 +16,6 @@ interface Live {
   controller: AbortController;
   generation: number;
   sessionGeneration: number;
-}
-
-const REVOKED: Record<RevokeReason, { status: AdapterStatus; reason: string; code: ErrorCode }> = {
-  disabled: { status: 'disabled', reason: 'Browser tools were turned off.', code: 'not_enabled' },
-  'sign-out': {
-    status: 'expired-session',
-    reason: 'Signed out; sign in and enable browser tools again.',
-    code: 'session_expired',
-  },
-  'session-replaced': {
-    status: 'expired-session',
-    reason: 'The session was replaced; sign in again.',
-    code: 'session_expired',
-  },
-  offline: { status: 'offline', reason: 'The browser is offline.', code: 'not_enabled' },
-  teardown: { status: 'disabled', reason: 'The page is closing.', code: 'not_enabled' },
-};
-
-const ENDED_MESSAGES: Partial<Record<ErrorCode, string>> = {
-  not_enabled: 'These browser tools are no longer registered.',
-  generation_changed: 'These browser tools were replaced by a newer registration; use the current tools.',
-};
-
-const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['unauthenticated', 'session_expired']);
-
-function defaultWindow(): WindowLike | null {
-  const candidate = globalThis as unknown as Partial<WindowLike>;
-  return typeof candidate.addEventListener === 'function' ? (candidate as WindowLike) : null;
 }
 
 /**
@@ -71,6 +37,9 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
   let live: Live | null = null;
   let sessionGeneration: number | null = null;
   let disposed = false;
+  const isOffline = () => win?.navigator?.onLine === false;
+  /** Aborts the descriptors request of the sync in progress when it is revoked or overtaken. */
+  let pendingSync: AbortController | null = null;
 
   const setState = (next: AdapterState) => {
     state = Object.freeze({ ...next, tools: Object.freeze([...next.tools]) as string[] });
@@ -89,6 +58,8 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
   const revoke = (reason: RevokeReason, detail?: { reason?: string; code?: ErrorCode }) => {
     if (!platform) return;
     syncSeq++;
+    pendingSync?.abort();
+    pendingSync = null;
     teardown(detail?.code && SESSION_CODES.has(detail.code) ? 'session_expired' : REVOKED[reason].code);
     if (reason !== 'offline') sessionGeneration = null;
     const revoked = REVOKED[reason];
@@ -126,15 +97,22 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
     const startEpoch = epoch;
     sessionGeneration = expected;
     const stale = () => disposed || seq !== syncSeq || epoch !== startEpoch;
-    if (win?.navigator?.onLine === false) {
+    if (isOffline()) {
       revoke('offline');
       return state;
     }
+    pendingSync?.abort();
+    const request = new AbortController();
+    pendingSync = request;
     let view: Awaited<ReturnType<typeof options.api.descriptors>>;
     try {
-      view = await options.api.descriptors();
+      view = await options.api.descriptors(request.signal);
     } catch (error) {
       if (stale()) return state;
+      if (isOffline()) {
+        revoke('offline');
+        return state;
+      }
       const code = DioscError.isInstance(error) ? error.code : 'internal';
       const reason = error instanceof Error ? error.message : 'The tool descriptors could not be loaded.';
       teardown(SESSION_CODES.has(code) ? 'session_expired' : 'not_enabled');
@@ -145,6 +123,7 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
       } else setState({ status: 'failure', reason, code, tools: [] });
       return state;
     }
+    if (pendingSync === request) pendingSync = null;
     if (stale()) return state;
     if (view.sessionGeneration !== expected) {
       revoke('session-replaced');
@@ -189,18 +168,17 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
     return state;
   }
 
-  const listeners: [string, () => void][] = [
-    ['offline', () => revoke('offline')],
-    [
-      'online',
-      () => {
-        if (state.status !== 'offline' || sessionGeneration === null) return;
-        if (options.resumeWhenOnline !== false) void sync(sessionGeneration);
-      },
-    ],
-    ['pagehide', () => revoke('teardown')],
-  ];
-  if (platform && win) for (const [type, listener] of listeners) win.addEventListener(type, listener);
+  const unwatch =
+    platform && win
+      ? watchWindow(win, {
+          offline: () => revoke('offline'),
+          online: () => {
+            if (state.status !== 'offline' || sessionGeneration === null) return;
+            if (options.resumeWhenOnline !== false) void sync(sessionGeneration);
+          },
+          pagehide: () => revoke('teardown'),
+        })
+      : () => {};
 
   return {
     get state() {
@@ -213,7 +191,7 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
       if (disposed) return;
       revoke('teardown');
       disposed = true;
-      if (platform && win) for (const [type, listener] of listeners) win.removeEventListener(type, listener);
+      unwatch();
     },
   };
 }

@@ -70,11 +70,16 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
         throw new Stop(toolFailure('invalid_input', 'The input must be a JSON object.'));
       const call: ToolCall = { tool, input: frozenCopy(rawInput ?? {}), generation: scope.generation };
       const io = anySignal([signal, scope.revoked]);
-      const result = WRITES.has(tool)
-        ? await reviewed(call, io, scope, check, () => {
-            dispatched = true;
-          })
-        : (await scope.api.dispatch(call, io)).result;
+      let result: unknown;
+      try {
+        result = WRITES.has(tool)
+          ? await reviewed(call, io.signal, scope, check, () => {
+              dispatched = true;
+            })
+          : (await scope.api.dispatch(call, io.signal)).result;
+      } finally {
+        io.release();
+      }
       check();
       scope.report({ tool, collection, outcome: 'ok', requestId });
       return toolResult(result) satisfies ToolResult;

@@ -1,21 +1,21 @@
 /**
  * An AbortSignal that aborts when any input does, with that input's reason. Written out because
- * `AbortSignal.any` is missing from some DOM shims; the listeners go away with the signals.
+ * `AbortSignal.any` is missing from some DOM shims. `release()` detaches it from long-lived inputs
+ * (a registration's signal outlives thousands of calls) once the call is over.
  */
-export function anySignal(signals: readonly AbortSignal[]): AbortSignal {
+export function anySignal(signals: readonly AbortSignal[]): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();
-  for (const signal of signals) {
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-      return controller.signal;
-    }
-  }
-  const onAbort = (event: Event) => {
-    controller.abort((event.target as AbortSignal).reason);
+  const release = () => {
     for (const signal of signals) signal.removeEventListener('abort', onAbort);
   };
-  for (const signal of signals) signal.addEventListener('abort', onAbort);
-  return controller.signal;
+  const onAbort = (event: Event) => {
+    release();
+    controller.abort((event.target as AbortSignal).reason);
+  };
+  const aborted = signals.find((signal) => signal.aborted);
+  if (aborted) controller.abort(aborted.reason);
+  else for (const signal of signals) signal.addEventListener('abort', onAbort);
+  return { signal: controller.signal, release };
 }
 
 /** Settles like `promise`, or rejects with `signal`'s reason as soon as it aborts. */

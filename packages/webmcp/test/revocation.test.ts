@@ -37,6 +37,17 @@ describe('retained callbacks', () => {
     expect(api.count('dispatch')).toBe(0);
   });
 
+  it('are refused with generation_changed once a new selection replaced their registration', async () => {
+    const { adapter, api, context, retained } = await registered();
+    await api.enableAccess([{ collection: 'notes', functions: ['items_list', 'item_read'] }]);
+    await adapter.sync(api.sessionGeneration);
+    expect(adapter.state).toMatchObject({ status: 'registered', generation: 2 });
+    expect((await failure(retained({ collection: 'notes' }))).code).toBe('generation_changed');
+    expect(api.count('dispatch')).toBe(0);
+    // The current registration's own callback works.
+    await expect(context.invoke('items_list', { collection: 'notes' })).resolves.toBeTruthy();
+  });
+
   it('a 401 from the server revokes the registration', async () => {
     const { adapter, api, context, retained } = await registered();
     api.refuseNext.set('dispatch', 'session_expired');
@@ -100,6 +111,16 @@ describe('late results after a session change', () => {
     gate.release();
     expect((await syncing).status).toBe('expired-session');
     expect(context.tools.size).toBe(0);
+    expect(context.registrations).toHaveLength(0);
+  });
+
+  it('revoking during a sync aborts its descriptors request', async () => {
+    const context = new FakeModelContext();
+    const { adapter, api } = harness({ api: 'current', context });
+    api.hold('descriptors');
+    const syncing = adapter.sync(api.sessionGeneration);
+    adapter.disable();
+    expect(await syncing).toMatchObject({ status: 'disabled', tools: [] });
     expect(context.registrations).toHaveLength(0);
   });
 
