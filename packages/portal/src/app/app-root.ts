@@ -60,11 +60,11 @@ export class AppRoot extends LitElement {
     const account = state.status === 'signed-in' ? state.session.account : state.account;
     const route = router.route.value;
     return html`<div class="frame">
-      <aside>
+      <div class="side-col"><aside>
         <a class="brand" href=${PATHS.collections}>${icons.shield}<span>Diosc</span></a>
         <diosc-side-nav .page=${route.page}></diosc-side-nav>
         <p class="hint small muted">${t('app.shortcutHint')}</p>
-      </aside>
+      </aside></div>
       <div class="main">
         <header>
           <button class="palette-button" @click=${() => this.#palette()?.open()} aria-keyshortcuts="Control+K Meta+K">
@@ -127,13 +127,15 @@ function layoutStyles() {
       grid-template-columns: 250px 1fr;
       min-height: 100vh;
     }
+    .side-col {
+      border-right: 1px solid var(--border);
+      background: var(--surface);
+    }
     aside {
       position: sticky;
       top: 0;
       height: 100vh;
       padding: 1.1rem 0.9rem;
-      border-right: 1px solid var(--border);
-      background: var(--surface);
       display: flex;
       flex-direction: column;
       gap: 1.2rem;

@@ -2,6 +2,7 @@ import type { DioscError } from '@diosc/protocol';
 import { createHttp } from '../api/http.js';
 import { createOwnerApi, type OwnerApi } from '../api/owner-api.js';
 import { type BrowserTools, createBrowserTools } from '../browser-tools/browser-tools.js';
+import { t } from '../i18n/i18n.js';
 import { ReviewProvider } from '../review/review-provider.js';
 import { createRouter, type Router } from '../router/router.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
@@ -31,6 +32,14 @@ export function createPortal(): Portal {
   const browserTools = createBrowserTools({ session, reviews });
   const router = createRouter();
   const toasts = createToasts();
+  // The review toast says "being applied"; this one says it happened (or did not).
+  browserTools.lastActivity.subscribe((entry) => {
+    if (!entry || (entry.tool !== 'item_write' && entry.tool !== 'item_delete')) return;
+    if (entry.outcome === 'ok')
+      toasts.show('success', t('review.applied', { requestId: entry.requestId ?? '' }));
+    else if (entry.outcome === 'error' || entry.outcome === 'uncertain')
+      toasts.show('error', t('review.failed', { code: entry.code ?? entry.outcome }));
+  });
 
   return {
     api,

@@ -10,6 +10,8 @@ import type { ReviewProvider } from '../review/review-provider.js';
 import type { SessionState, SessionStore } from '../session/session-store.js';
 import { Observable } from '../state/observable.js';
 
+const PAGE_ONLY = new Set(['declined', 'cancelled', 'refused', 'uncertain']);
+
 function sameSelection(a: readonly GrantEntry[] | null, b: readonly GrantEntry[] | null): boolean {
   const key = (entries: readonly GrantEntry[] | null) =>
     JSON.stringify(
@@ -32,13 +34,21 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
   const access = new Observable<BrowserAccessView | null>(null);
   /** Bumped on every invocation the adapter reports, so the activity log re-reads the server's. */
   const lastActivity = new Observable<ActivityEntry | null>(null);
+  /**
+   * Outcomes only this page knows: a declined, cancelled or refused call never reaches the server's
+   * usage record. Kept in memory for this page's life only; never inputs or contents.
+   */
+  const pageActivity = new Observable<ActivityEntry[]>([]);
 
   const api = createOwnerBrowserApi({ csrfToken: session.csrfToken });
   const adapter = createWebMcpAdapter({
     api,
     reviewer: reviews.reviewer,
     onStateChange: (next) => state.set(next),
-    onActivity: (entry) => lastActivity.set(entry),
+    onActivity: (entry) => {
+      if (PAGE_ONLY.has(entry.outcome)) pageActivity.set([entry, ...pageActivity.value].slice(0, 50));
+      lastActivity.set(entry);
+    },
   });
   state.set(adapter.state);
 
@@ -66,6 +76,8 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
         reviews.cancel('sign-out');
         adapter.revoke('session-replaced');
       }
+      // Page-only activity belongs to the session it happened in.
+      if (knownGeneration !== generation) pageActivity.set([]);
       knownGeneration = generation;
       void sync();
       return;
@@ -74,6 +86,7 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
     reviews.cancel('sign-out');
     adapter.revoke(next.status === 'expired' ? 'session-replaced' : 'sign-out');
     access.set(null);
+    pageActivity.set([]);
     knownGeneration = null;
   }
   session.state.subscribe(onSession);
@@ -83,6 +96,7 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
     state,
     access,
     lastActivity,
+    pageActivity,
     supported: () => adapter.state.status !== 'unsupported',
     refresh: sync,
 

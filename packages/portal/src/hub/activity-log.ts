@@ -2,8 +2,18 @@ import { css, html, LitElement, nothing } from 'lit';
 import type { UsageView } from '../api/owner-api.js';
 import type { Portal } from '../app/portal.js';
 import { formatTime, hasKey, I18nController, t } from '../i18n/i18n.js';
+import { ObserveController } from '../state/observable.js';
 import { errorText } from '../ui/error-text.js';
 import { sharedStyles } from '../ui/shared-styles.js';
+
+interface Row {
+  at: string;
+  tool: string;
+  collection: string | null;
+  outcome: string;
+  requestId: string | null;
+  pageOnly: boolean;
+}
 
 const TONE: Record<string, string> = { ok: 'ok', replayed: 'ok', declined: 'warn', cancelled: 'warn' };
 
@@ -29,6 +39,10 @@ export class ActivityLog extends LitElement {
       td.mono {
         word-break: break-all;
       }
+      .page-only {
+        display: block;
+        margin-top: 0.2rem;
+      }
     `,
   ];
   declare portal: Portal;
@@ -39,6 +53,7 @@ export class ActivityLog extends LitElement {
   constructor() {
     super();
     new I18nController(this);
+    new ObserveController(this, () => [this.portal.browserTools.pageActivity]);
     this.entries = null;
     this.error = null;
   }
@@ -64,10 +79,24 @@ export class ActivityLog extends LitElement {
     }
   }
 
+  /** The server's record plus what only this page saw (declined, cancelled…), newest first. */
+  #rows(): Row[] {
+    const server: Row[] = (this.entries ?? []).map((entry) => ({ ...entry, pageOnly: false }));
+    const page: Row[] = this.portal.browserTools.pageActivity.value.map((entry) => ({
+      at: entry.time,
+      tool: entry.tool,
+      collection: entry.collection ?? null,
+      outcome: entry.outcome,
+      requestId: entry.requestId ?? null,
+      pageOnly: true,
+    }));
+    return [...server, ...page].sort((a, b) => b.at.localeCompare(a.at)).slice(0, 100);
+  }
+
   override render() {
     if (this.error) return html`<p class="notice error mt" role="alert">${this.error}</p>`;
     if (!this.entries) return html`<p class="muted mt">${t('app.loading')}</p>`;
-    if (this.entries.length === 0) return html`<p class="muted mt">${t('hub.activity.none')}</p>`;
+    if (this.#rows().length === 0) return html`<p class="muted mt">${t('hub.activity.none')}</p>`;
     return html`<div class="wrap"><table class="mt">
       <thead>
         <tr>
@@ -79,12 +108,12 @@ export class ActivityLog extends LitElement {
         </tr>
       </thead>
       <tbody>
-        ${this.entries.map(
+        ${this.#rows().map(
           (entry) => html`<tr>
             <td class="small">${formatTime(entry.at)}</td>
             <td class="mono">${entry.tool}</td>
             <td>${entry.collection ?? '—'}</td>
-            <td><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${hasKey(`errors.${entry.outcome}`) ? t(`errors.${entry.outcome}`) : ''}>${outcomeLabel(entry.outcome)}</span></td>
+            <td><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${hasKey(`errors.${entry.outcome}`) ? t(`errors.${entry.outcome}`) : ''}>${outcomeLabel(entry.outcome)}</span>${entry.pageOnly ? html`<span class="small muted page-only">${t('hub.activity.pageOnly')}</span>` : nothing}</td>
             <td class="mono small">${entry.requestId ?? nothing}</td>
           </tr>`,
         )}

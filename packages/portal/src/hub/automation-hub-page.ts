@@ -31,6 +31,9 @@ export class AutomationHubPage extends LitElement {
       .grid > .card {
         margin-top: 0;
       }
+      .activity {
+        margin-top: 1rem;
+      }
       .scope {
         margin-top: 1rem;
         font-size: 0.85rem;
@@ -106,7 +109,7 @@ export class AutomationHubPage extends LitElement {
           <diosc-tool-list .tools=${state.status === 'registered' ? state.tools : []}></diosc-tool-list>
         </section>
       </div>
-      <section class="card" aria-labelledby="activity-heading">
+      <section class="card activity" aria-labelledby="activity-heading">
         <div class="head-row">
           <h2 id="activity-heading">${t('hub.activity.heading')}</h2>
           <button class="ghost" @click=${() => void this.renderRoot.querySelector<ActivityLog>('diosc-activity-log')?.reload()}>${t('hub.activity.refresh')}</button>

@@ -30,13 +30,17 @@ export class GrantPicker extends LitElement {
         text-align: center;
         width: 17%;
       }
-      td:first-child {
+      td {
+        vertical-align: middle;
+      }
+      .name {
         display: flex;
         align-items: center;
         gap: 0.5rem;
       }
-      td:first-child svg {
+      .name svg {
         color: var(--accent);
+        flex: none;
       }
       input[type='checkbox'] {
         width: 1.1rem;
@@ -87,7 +91,7 @@ export class GrantPicker extends LitElement {
       <tbody>
         ${this.collections.map(
           (row) => html`<tr>
-            <td>${icons[row.kind]}<span><strong>${row.title}</strong> <span class="small muted mono">${row.id}</span></span></td>
+            <td><span class="name">${icons[row.kind]}<span><strong>${row.title}</strong> <span class="small muted mono">${row.id}</span></span></span></td>
             ${COLLECTION_FUNCTIONS.map((fn) =>
               row.functions.includes(fn)
                 ? html`<td>

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enableBrowserTools, waitForAvailability } from './support/hub.js';
+import { type PortalHarness, screenshot, signIn, startPortal } from './support/portal-harness.js';
+import { type Agent, attachAgent, failureText } from './support/webmcp-agent.js';
+
+/**
+ * The mutation review form in Debian Chromium with native WebMCP, against the real server: the
+ * browser's agent calls `item_write` through CDP, the owner reviews in the portal, and only a real
+ * click approves.
+ */
+
+const SELECTION = [
+  { collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] },
+  { collection: 'inbox', functions: ['items_list', 'item_read'] },
+];
+
+let h: PortalHarness;
+let agent: Agent;
+
+async function note(id: string) {
+  return h.server.store.db
+    .selectFrom('items')
+    .select(['content', 'version', 'title'])
+    .where('account_id', '=', h.server.accountId)
+    .where('collection_id', '=', 'notes')
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+async function committedReceipts(requestId: string) {
+  return h.server.store.db
+    .selectFrom('receipts')
+    .select(['status'])
+    .where('request_id', '=', requestId)
+    .execute();
+}
+
+const dialog = () => h.page.locator('diosc-review-dialog dialog[open]');
+
+async function writeRequest(item: string, requestId: string, body: string) {
+  const before = await note(item);
+  const invocation = await agent.invoke('item_write', {
+    collection: 'notes',
+    item,
+    requestId,
+    ifMatch: String(before!.version),
+    content: { title: before!.title, body, contentType: 'text/markdown' },
+  });
+  await dialog().waitFor();
+  return { before: before!, invocation };
+}
+
+describe('portal review of browser-tool writes (native WebMCP)', () => {
+  beforeAll(async () => {
+    h = await startPortal({ webmcp: true });
+    await signIn(h.page, h.server.url, '/automation-hub');
+    agent = await attachAgent(h.page);
+  });
+
+  afterAll(async () => {
+    await agent?.close();
+    await h?.close();
+  });
+
+  it('enables browser tools with an exact selection and registers only what it grants', async () => {
+    await waitForAvailability(h.page, 'disabled');
+    expect(agent.tools()).toEqual([]);
+    await enableBrowserTools(h.page, SELECTION);
+    await expect
+      .poll(() => agent.tools())
+      .toEqual(['collections_list', 'item_read', 'item_write', 'items_list']);
+    await expect.poll(() => h.page.locator('diosc-tool-list li').count()).toBe(4);
+    const rows = await h.server.store.db
+      .selectFrom('app_connections')
+      .select(['grant_json', 'revoked_at'])
+      .where('transport', '=', 'browser')
+      .where('revoked_at', 'is', null)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]!.grant_json)).toEqual([
+      { collection: 'inbox', functions: ['items_list', 'item_read'] },
+      { collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] },
+    ]);
+  });
+
+  it('shows the actual change; a scripted click does not approve; a real click approves and writes once', async () => {
+    const body = '- oat milk\n- coffee beans\n- lemons\n- sourdough bread';
+    const { before, invocation } = await writeRequest('groceries', 'portal-e2e-groceries-0001', body);
+
+    const text = (await dialog().textContent()) ?? '';
+    expect(text).toContain('groceries');
+    expect(text).toContain('Notes');
+    expect(text).toContain('sourdough bread');
+    expect(text).toContain(before.content.split('\n')[0]!);
+    await screenshot(h.page, 'review-dialog.png');
+
+    // Script clicks the approve button: the browser fires a *trusted* submit, but the click is not.
+    await h.page.evaluate(() => {
+      const root = document.querySelector('diosc-app')!.shadowRoot!.querySelector('diosc-review-dialog')!
+        .shadowRoot!;
+      (root.querySelector('button.approve') as HTMLButtonElement).click();
+    });
+    await h.page.locator('diosc-review-dialog [role="alert"]').waitFor();
+    // Same for requestSubmit with the approve button as submitter.
+    await h.page.evaluate(() => {
+      const root = document.querySelector('diosc-app')!.shadowRoot!.querySelector('diosc-review-dialog')!
+        .shadowRoot!;
+      const form = root.querySelector('form')!;
+      form.requestSubmit(root.querySelector('button.approve') as HTMLButtonElement);
+    });
+    expect(await dialog().count()).toBe(1);
+    expect(agent.hasResponded(invocation)).toBe(false);
+    expect(await note('groceries')).toEqual(before);
+    expect(await committedReceipts('portal-e2e-groceries-0001')).toEqual([]);
+
+    await h.page.click('diosc-review-dialog button.approve');
+    const response = await agent.responded(invocation);
+    expect(response.status).toBe('Completed');
+    const after = await note('groceries');
+    expect(after!.content).toBe(body);
+    expect(after!.version).toBe(before.version + 1);
+    expect(await committedReceipts('portal-e2e-groceries-0001')).toEqual([{ status: 'committed' }]);
+    const used = await h.server.store.db
+      .selectFrom('review_receipts')
+      .select('used_at')
+      .where('used_at', 'is not', null)
+      .execute();
+    expect(used).toHaveLength(1);
+    expect(await dialog().count()).toBe(0);
+  });
+
+  it('reject returns a clear refusal to the agent and changes nothing', async () => {
+    const { before, invocation } = await writeRequest('ideas', 'portal-e2e-ideas-0001', 'Replace all ideas.');
+    await h.page.click('diosc-review-dialog button.reject');
+    const response = await agent.responded(invocation);
+    expect(response.status).toBe('Error');
+    expect(failureText(response)).toMatch(/declined/);
+    expect(await note('ideas')).toEqual(before);
+    expect(await committedReceipts('portal-e2e-ideas-0001')).toEqual([]);
+  });
+
+  it('lists the calls in the activity log with tool, collection, outcome and request ID', async () => {
+    await h.page.locator('diosc-activity-log td', { hasText: 'portal-e2e-groceries-0001' }).waitFor();
+    const log = (await h.page.locator('diosc-activity-log table').textContent()) ?? '';
+    expect(log).toContain('item_write');
+    expect(log).toContain('notes');
+    expect(log).toContain('portal-e2e-ideas-0001');
+    await screenshot(h.page, 'automation-hub.png', { fullPage: true });
+  });
+
+  it('sign-out (from another tab) while a review is open cancels it and unregisters the tools', async () => {
+    const { before, invocation } = await writeRequest('config', 'portal-e2e-config-0001', '{"theme":"dark"}');
+    const removedFrom = agent.events.seen.length;
+    const other = await h.context.newPage();
+    await other.goto(`${h.server.url}/collections`);
+    await other.locator('diosc-app').locator('header button.ghost').click();
+    await other.locator('#email').waitFor();
+
+    const response = await agent.responded(invocation);
+    expect(response.status).not.toBe('Completed');
+    // The adapter refuses a call whose registration was revoked by sign-out with the session's code.
+    expect(failureText(response)).toMatch(/session_expired|cancelled/);
+    await agent.events.wait('WebMCP.toolsRemoved', () => true, removedFrom);
+    await expect.poll(() => agent.tools()).toEqual([]);
+    expect(await dialog().count()).toBe(0);
+    await h.page.locator('#email').waitFor();
+    expect(await note('config')).toEqual(before);
+    expect(await committedReceipts('portal-e2e-config-0001')).toEqual([]);
+    await other.close();
+  });
+});
