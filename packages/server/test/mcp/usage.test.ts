@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import type { TestServer } from '../support/server.js';
+import { openTestStore, type TestStore } from '../support/store.js';
+import { connectClient, createConnection, parseResult, postMcp } from './support.js';
+
+describe('HTTP MCP usage record', () => {
+  let testStore: TestStore;
+  let app: FastifyInstance;
+  let server: TestServer;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    testStore = await openTestStore();
+    // The server's real logger at its most verbose, captured so the test can read every line.
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    });
+    app = await buildApp({
+      config: testStore.config,
+      store: testStore.store,
+      clock: testStore.clock,
+      logger: { level: 'trace', stream },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    server = { ...testStore, app, url: `http://127.0.0.1:${port}`, close: async () => {} };
+  });
+  afterAll(async () => {
+    await app.close();
+    await testStore.close();
+  });
+
+  it('records every tool call without arguments or secrets, and never logs the token', async () => {
+    const connection = await createConnection(server, [
+      { collection: 'notes', functions: ['items_list', 'item_write'] },
+    ]);
+    const client = await connectClient(server, connection.token);
+    const secretBody = 'SECRET-BODY-7f3a: the launch code is 0000';
+    const write = {
+      collection: 'notes',
+      item: 'diary',
+      requestId: 'req-usage-write-1',
+      ifNoneMatch: '*',
+      content: { title: 'Private diary', body: secretBody },
+    };
+    expect(parseResult(await client.callTool({ name: 'item_write', arguments: write })).isError).toBe(false);
+    expect(parseResult(await client.callTool({ name: 'item_write', arguments: write })).isError).toBe(false);
+    expect(
+      parseResult(await client.callTool({ name: 'items_list', arguments: { collection: 'inbox' } })).isError,
+    ).toBe(true);
+    expect(
+      parseResult(await client.callTool({ name: 'items_list', arguments: { collection: 7 } })).isError,
+    ).toBe(true);
+    await expect(client.callTool({ name: 'item_delete', arguments: {} })).rejects.toThrow();
+    await expect(client.callTool({ name: 'not a tool', arguments: {} })).rejects.toThrow();
+    await client.close();
+    // Refused requests that carry the token where it does not belong.
+    await postMcp(
+      server,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      {},
+      `/mcp?access_token=${connection.token}`,
+    );
+    await postMcp(
+      server,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { authorization: `Bearer ${connection.token}x` },
+    );
+
+    const rows = await server.store.db
+      .selectFrom('usage')
+      .selectAll()
+      .where('connection_id', '=', connection.id)
+      .orderBy('created_at')
+      .execute();
+    expect(
+      rows.map(({ transport, request_id, tool, collection_id, outcome }) => ({
+        transport,
+        request_id,
+        tool,
+        collection_id,
+        outcome,
+      })),
+    ).toEqual([
+      {
+        transport: 'http_mcp',
+        request_id: 'req-usage-write-1',
+        tool: 'item_write',
+        collection_id: 'notes',
+        outcome: 'ok',
+      },
+      {
+        transport: 'http_mcp',
+        request_id: 'req-usage-write-1',
+        tool: 'item_write',
+        collection_id: 'notes',
+        outcome: 'replayed',
+      },
+      {
+        transport: 'http_mcp',
+        request_id: null,
+        tool: 'items_list',
+        collection_id: 'inbox',
+        outcome: 'not_granted',
+      },
+      {
+        transport: 'http_mcp',
+        request_id: null,
+        tool: 'items_list',
+        collection_id: null,
+        outcome: 'invalid_input',
+      },
+      {
+        transport: 'http_mcp',
+        request_id: null,
+        tool: 'item_delete',
+        collection_id: null,
+        outcome: 'not_granted',
+      },
+      {
+        transport: 'http_mcp',
+        request_id: null,
+        tool: '(unknown)',
+        collection_id: null,
+        outcome: 'unknown_tool',
+      },
+    ]);
+    for (const row of rows) {
+      expect(row.duration_ms).toBeGreaterThanOrEqual(0);
+      expect(JSON.stringify(row)).not.toContain('SECRET-BODY');
+    }
+    const stored = await server.app.diosc.connections.get(server.accountId, connection.id);
+    expect(stored.last_used_at).toBe(server.clock.now());
+
+    // The token is nowhere in the database files (only its hash is) nor in any log line.
+    const files = ['diosc.sqlite', 'diosc.sqlite-wal'].map((name) => {
+      try {
+        return readFileSync(join(server.dir, name));
+      } catch {
+        return Buffer.alloc(0);
+      }
+    });
+    expect(files.some((file) => file.length > 0)).toBe(true);
+    for (const file of files) expect(file.includes(connection.token)).toBe(false);
+    const secretPart = connection.token.slice(4);
+    const log = logLines.join('');
+    expect(log).toContain('/mcp');
+    expect(log).not.toContain(secretPart);
+    expect(log).not.toContain('SECRET-BODY');
+  });
+});
