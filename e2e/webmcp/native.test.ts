@@ -28,6 +28,7 @@ type Harness = {
   enable(selection: unknown): Promise<unknown>;
   sync(): Promise<{ status: string; reason?: string; tools: string[] }>;
   disable(): Promise<{ status: string }>;
+  signOut(): Promise<{ status: string }>;
   operation(name: string, input: unknown): Promise<unknown>;
   state(): { status: string; reason?: string; tools: string[] };
   activity(): Record<string, unknown>[];
@@ -83,6 +84,24 @@ const responded = (invocationId: string) =>
     exception?: { description?: string };
   }>;
 
+/** Waits until every tool in `names` was reported by `event` (after `since`), across one or more events. */
+async function toolsReported(
+  event: 'WebMCP.toolsAdded' | 'WebMCP.toolsRemoved',
+  names: string[],
+  since: number,
+) {
+  const reported = new Map<string, Record<string, unknown>>();
+  while (names.some((name) => !reported.has(name))) {
+    const params = await events.wait(
+      event,
+      (p) => (p.tools as { name: string }[]).some((t) => names.includes(t.name) && !reported.has(t.name)),
+      since,
+    );
+    for (const tool of params.tools as Record<string, unknown>[]) reported.set(String(tool.name), tool);
+  }
+  return reported;
+}
+
 async function itemRows(item: string) {
   return server.store.db
     .selectFrom('items')
@@ -125,13 +144,7 @@ describe('native WebMCP in Debian Chromium', () => {
     await h.evaluate((t, selection) => t.enable(selection), SELECTION);
     const state = await h.evaluate((t) => t.sync());
     expect(state).toMatchObject({ status: 'registered', tools: TOOLS });
-    const added = new Map<string, Record<string, unknown>>();
-    while (added.size < TOOLS.length) {
-      const event = await events.wait('WebMCP.toolsAdded', (p) =>
-        (p.tools as { name: string }[]).some((t) => !added.has(t.name)),
-      );
-      for (const tool of event.tools as Record<string, unknown>[]) added.set(String(tool.name), tool);
-    }
+    const added = await toolsReported('WebMCP.toolsAdded', TOOLS, 0);
     expect([...added.keys()].sort()).toEqual([...TOOLS].sort());
     const read = added.get('items_list')!;
     const write = added.get('item_write')!;
@@ -216,6 +229,37 @@ describe('native WebMCP in Debian Chromium', () => {
     return 'Canceled; the review dialog closed on the abort signal; no item row, no request receipt';
   });
 
+  check('repeating the write with the same request ID replays it: still one write', async () => {
+    const before = await itemRows('webmcp-native');
+    const invocation = await call('item_write', WRITE);
+    await page.waitForSelector('#review[open]');
+    await page.click('#accept');
+    const answer = await responded(invocation);
+    expect(answer.status).toBe('Completed');
+    expect(answer.output?.structuredContent).toMatchObject({ collection: 'notes', created: true });
+    const after = await itemRows('webmcp-native');
+    expect(after).toHaveLength(1);
+    expect(after[0]!.version).toBe(before[0]!.version);
+    expect(after[0]!.updated_at).toBe(before[0]!.updated_at);
+    return `Completed with the stored result; item version ${after[0]!.version} unchanged, 1 row`;
+  });
+
+  check('going offline removes the tools; back online registers them again', async () => {
+    const h = await harness(page);
+    const since = events.seen.length;
+    await page.context().setOffline(true);
+    await page.waitForFunction(() => document.querySelector('#state')?.textContent === 'offline');
+    const removed = [...(await toolsReported('WebMCP.toolsRemoved', TOOLS, since)).keys()];
+    const again = events.seen.length;
+    await page.context().setOffline(false);
+    await page.waitForFunction(() => document.querySelector('#state')?.textContent === 'registered');
+    const added = [...(await toolsReported('WebMCP.toolsAdded', TOOLS, again)).keys()];
+    expect((await h.evaluate((t) => t.state())).status).toBe('registered');
+    const answer = await responded(await call('items_list', { collection: 'notes' }));
+    expect(answer.status).toBe('Completed');
+    return `offline → toolsRemoved ${removed.length}; online → toolsAdded ${added.length}, items_list Completed`;
+  });
+
   check('a refusal is an error with the stable code, not HTML', async () => {
     const answer = await responded(await call('items_list', { collection: 'drive' }));
     expect(answer.status).toBe('Error');
@@ -229,16 +273,8 @@ describe('native WebMCP in Debian Chromium', () => {
     const since = events.seen.length;
     const state = await (await harness(page)).evaluate((t) => t.disable());
     expect(state.status).toBe('disabled');
-    const removed = new Set<string>();
-    while (removed.size < TOOLS.length) {
-      const event = await events.wait(
-        'WebMCP.toolsRemoved',
-        (p) => (p.tools as { name: string }[]).some((t) => !removed.has(t.name)),
-        since,
-      );
-      for (const tool of event.tools as { name: string }[]) removed.add(tool.name);
-    }
-    expect([...removed].sort()).toEqual([...TOOLS].sort());
+    const removed = [...(await toolsReported('WebMCP.toolsRemoved', TOOLS, since)).keys()];
+    expect(removed.sort()).toEqual([...TOOLS].sort());
     // The agent can no longer reach the tool at all.
     const late = await call('items_list', { collection: 'notes' }).then(
       () => 'an invocation',
@@ -246,6 +282,25 @@ describe('native WebMCP in Debian Chromium', () => {
     );
     expect(late).toContain('Tool not found');
     return `state disabled; toolsRemoved: ${[...removed].join(', ')}; a later invokeTool: ${late}`;
+  });
+
+  check('sign-out removes the tools and revokes the server-side access', async () => {
+    const h = await harness(page);
+    await h.evaluate((t, selection) => t.enable(selection), SELECTION);
+    expect((await h.evaluate((t) => t.sync())).status).toBe('registered');
+    const since = events.seen.length;
+    const state = await h.evaluate((t) => t.signOut());
+    expect(state.status).toBe('expired-session');
+    const removed = [...(await toolsReported('WebMCP.toolsRemoved', TOOLS, since)).keys()];
+    const live = await server.store.db
+      .selectFrom('app_connections')
+      .select('id')
+      .where('account_id', '=', server.accountId)
+      .where('transport', '=', 'browser')
+      .where('revoked_at', 'is', null)
+      .execute();
+    expect(live).toEqual([]);
+    return `state expired-session; toolsRemoved ${removed.length}; no unrevoked browser access row left`;
   });
 
   check('with Permissions-Policy: tools=() registration fails visibly', async () => {

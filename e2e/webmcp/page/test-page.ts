@@ -97,6 +97,17 @@ const harness = {
     await api.disableAccess();
     return adapter.state;
   },
+  /** Revoke first, then end the session: nothing stays registered while the request is in flight. */
+  async signOut(): Promise<AdapterState> {
+    adapter.revoke('sign-out');
+    await fetch('/api/owner/session', {
+      method: 'DELETE',
+      headers: { 'x-csrf-token': csrfToken },
+      credentials: 'same-origin',
+    });
+    csrfToken = '';
+    return adapter.state;
+  },
   operation: (name: string, input: unknown) => ownerPost(`/api/owner/operations/${name}`, input),
   state: () => adapter.state,
   states: () => states,
