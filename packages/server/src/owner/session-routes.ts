@@ -8,9 +8,20 @@ import { sessionCookieName, sessionCookieOptions } from '../auth/session-cookie.
 import { SESSION_ABSOLUTE_MS, type SessionRow, type Sessions } from '../auth/sessions.js';
 import { bodyObject, stringField } from './body.js';
 
-/** Sign-in attempts per (client IP, email) per window. */
-const SIGN_IN_MAX = 10;
-const SIGN_IN_WINDOW_MS = 5 * 60_000;
+/**
+ * Sign-in limits per (client IP, email): 10 failed attempts per 5 minutes, so a person who types
+ * their password wrong a few times is not locked out by their own successes; and 30 attempts of
+ * any outcome per minute, so a burst of parallel guesses cannot slip past the failure count.
+ */
+const FAILURES_MAX = 10;
+const FAILURES_WINDOW_MS = 5 * 60_000;
+const ATTEMPTS_MAX = 30;
+const ATTEMPTS_WINDOW_MS = 60_000;
+
+const rateLimited = (ttl: number) =>
+  new DioscError('rate_limited', 'Too many sign-in attempts; wait before trying again.', {
+    retryAfterMs: Math.max(ttl, 1000),
+  });
 
 function view(
   account: { id: string; email: string; displayName: string },
@@ -36,46 +47,46 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: Sessions):
   // Verifying against a throwaway hash when the email is unknown keeps both answers equally slow.
   let decoyHash: Promise<string> | undefined;
 
-  app.post(
-    '/session',
-    {
-      config: {
-        ownerSignIn: true,
-        rateLimit: {
-          max: SIGN_IN_MAX,
-          timeWindow: SIGN_IN_WINDOW_MS,
-          hook: 'preHandler',
-          keyGenerator: signInKey,
-          errorResponseBuilder: (_request, context) =>
-            new DioscError('rate_limited', 'Too many sign-in attempts; wait before trying again.', {
-              retryAfterMs: context.ttl,
-            }),
-        },
-      },
-    },
-    async (request, reply: FastifyReply) => {
-      const body = bodyObject(request.body, ['email', 'password']);
-      const email = stringField(body, 'email', 320);
-      const password = stringField(body, 'password', 1024);
-      const account = await findAccountByEmail(store.db, email.trim());
-      decoyHash ??= hashPassword('decoy password that matches nothing');
-      let valid = false;
-      if (account?.password_hash) valid = await verifyPassword(account.password_hash, password);
-      else await verifyPassword(await decoyHash, password);
-      if (!account || !valid) throw new DioscError('invalid_credentials');
-      const { sessionId, session } = await sessions.start(account.id);
-      reply.setCookie(
-        cookieName,
-        sessionId,
-        sessionCookieOptions(config.publicOrigin, SESSION_ABSOLUTE_MS / 1000),
-      );
-      return view(
-        { id: account.id, email: account.email, displayName: account.display_name },
-        session,
-        session.generation,
-      );
-    },
-  );
+  const attempts = app.createRateLimit({
+    max: ATTEMPTS_MAX,
+    timeWindow: ATTEMPTS_WINDOW_MS,
+    keyGenerator: signInKey,
+  });
+  const failures = app.createRateLimit({
+    max: FAILURES_MAX,
+    timeWindow: FAILURES_WINDOW_MS,
+    keyGenerator: signInKey,
+  });
+
+  app.post('/session', { config: { ownerSignIn: true } }, async (request, reply: FastifyReply) => {
+    const body = bodyObject(request.body, ['email', 'password']);
+    const email = stringField(body, 'email', 320);
+    const password = stringField(body, 'password', 1024);
+    const burst = await attempts(request);
+    if (!burst.isAllowed && burst.isExceeded) throw rateLimited(burst.ttl);
+    const failed = await failures(request, { increment: false });
+    if (!failed.isAllowed && failed.remaining === 0) throw rateLimited(failed.ttl);
+    const account = await findAccountByEmail(store.db, email.trim());
+    decoyHash ??= hashPassword('decoy password that matches nothing');
+    let valid = false;
+    if (account?.password_hash) valid = await verifyPassword(account.password_hash, password);
+    else await verifyPassword(await decoyHash, password);
+    if (!account || !valid) {
+      await failures(request);
+      throw new DioscError('invalid_credentials');
+    }
+    const { sessionId, session } = await sessions.start(account.id);
+    reply.setCookie(
+      cookieName,
+      sessionId,
+      sessionCookieOptions(config.publicOrigin, SESSION_ABSOLUTE_MS / 1000),
+    );
+    return view(
+      { id: account.id, email: account.email, displayName: account.display_name },
+      session,
+      session.generation,
+    );
+  });
 
   app.get('/session', async (request) => {
     const owner = ownerOf(request);

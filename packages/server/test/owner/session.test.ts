@@ -154,6 +154,26 @@ for (const dialect of DIALECTS) {
       // Another email from the same client has its own budget.
       expect((await attempt('someone@localhost')).status).toBe(401);
     });
+
+    it('counts failed sign-ins only, but caps any burst of attempts', async () => {
+      server = await startTestServer({ dialect });
+      for (let i = 0; i < 12; i += 1) await signIn(server.url);
+      for (let i = 0; i < 9; i += 1) {
+        const wrong = await callJson(server.url, '/session', null, {
+          body: { email: 'owner@localhost', password: 'wrong password' },
+        });
+        expect(wrong.status).toBe(401);
+      }
+      // 21 attempts so far in this minute; the burst cap is 30.
+      for (let i = 0; i < 9; i += 1) await signIn(server.url);
+      const sessionsBefore = await sessionRows();
+      const burst = await callJson(server.url, '/session', null, {
+        body: { email: 'owner@localhost', password: OWNER_PASSWORD },
+      });
+      expect(burst.status).toBe(429);
+      expect(burst.body).toMatchObject({ error: { code: 'rate_limited' } });
+      expect(await sessionRows()).toEqual(sessionsBefore);
+    });
   });
 }
 
