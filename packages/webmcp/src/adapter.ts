@@ -1,4 +1,4 @@
-import { DioscError, type ErrorCode } from '@diosc/protocol';
+import { DioscError, type ErrorCode, FUNCTION_NAMES } from '@diosc/protocol';
 import type { AdapterState, RevokeReason, WebMcpAdapter, WebMcpAdapterOptions } from './adapter-types.js';
 import { createExecute, type InvocationScope } from './invocation.js';
 import { detectModelContext } from './model-context.js';
@@ -129,7 +129,11 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
       revoke('session-replaced');
       return state;
     }
-    const names = view.tools.map((tool) => tool.name);
+    // Only catalog operations: the adapter knows which of them need review, and nothing else is a tool.
+    const descriptors = view.tools.filter((tool) =>
+      (FUNCTION_NAMES as readonly string[]).includes(tool.name),
+    );
+    const names = descriptors.map((tool) => tool.name);
     if (
       live &&
       live.generation === view.generation &&
@@ -143,7 +147,7 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
     const controller = new AbortController();
     let endedWith: ErrorCode = 'not_enabled';
     const scope = scopeFor(myEpoch, view.generation, controller, () => endedWith);
-    const tools = view.tools.map((descriptor) =>
+    const tools = descriptors.map((descriptor) =>
       toolFromDescriptor(descriptor, createExecute(descriptor.name, scope)),
     );
     try {

@@ -78,6 +78,16 @@ describe('registration with the current API', () => {
     expect(states.at(-1)).toBe(adapter.state);
   });
 
+  it('registers nothing the catalog does not define, whatever the server lists', async () => {
+    const context = new FakeModelContext();
+    const { adapter, api } = harness({ api: 'current', context });
+    const [base] = descriptorsFor(['items_list']);
+    api.extraTools = [{ ...base!, name: 'debug_eval' as 'items_list', description: 'Runs anything.' }];
+    const state = await adapter.sync(api.sessionGeneration);
+    expect(state.tools).toEqual(['collections_list', 'items_list', 'item_read', 'item_write']);
+    expect(context.tools.has('debug_eval')).toBe(false);
+  });
+
   it('keeps the registration when nothing changed and replaces it when the selection did', async () => {
     const context = new FakeModelContext();
     const { adapter, api } = harness({ api: 'current', context });

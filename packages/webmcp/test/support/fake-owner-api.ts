@@ -1,4 +1,10 @@
-import { DioscError, descriptorsFor, type ErrorCode, type FunctionName } from '@diosc/protocol';
+import {
+  DioscError,
+  descriptorsFor,
+  type ErrorCode,
+  type FunctionName,
+  type ToolDescriptor,
+} from '@diosc/protocol';
 import type {
   BrowserAccessView,
   DescriptorsView,
@@ -34,6 +40,8 @@ export class FakeOwnerApi implements OwnerBrowserApi {
   /** Code the next call of a method is refused with. */
   readonly refuseNext = new Map<Method, ErrorCode>();
   readonly calls: { method: Method; body: unknown }[] = [];
+  /** Descriptors served in addition to the catalog's (e.g. a name the catalog does not have). */
+  extraTools: ToolDescriptor[] = [];
   private readonly gates = new Map<Method, Gate>();
   private receiptCounter = 0;
 
@@ -119,7 +127,7 @@ export class FakeOwnerApi implements OwnerBrowserApi {
     return this.answer('descriptors', null, signal, () => {
       if (!this.enabled) throw new DioscError('not_enabled');
       return {
-        tools: descriptorsFor(this.functions()),
+        tools: [...descriptorsFor(this.functions()), ...this.extraTools],
         selection: this.selection,
         generation: this.generation,
         sessionGeneration: this.sessionGeneration,
