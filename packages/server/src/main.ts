@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { startReceiptPruner } from './account/receipt-pruner.js';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { loadConfig } from './config.js';
@@ -14,6 +15,12 @@ async function main(): Promise<void> {
   });
   const owner = await ensureOwner(store, config, systemClock);
   const app = await buildApp({ config, store });
+  const stopPruner = startReceiptPruner({
+    receipts: app.diosc.core.receipts,
+    limits: app.diosc.core.limits,
+    onError: (error) => app.log.warn({ err: error }, 'receipt pruning failed'),
+  });
+  app.addHook('onClose', async () => stopPruner());
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
