@@ -1,4 +1,4 @@
-import { DioscError, type FunctionName } from '@diosc/protocol';
+import { DioscError, type FunctionName, ID_PATTERN, REQUEST_ID_PATTERN } from '@diosc/protocol';
 import type { ActivityEntry, Reviewer } from './adapter-types.js';
 import { canonicalJson, frozenCopy, isPlainObject } from './frozen-copy.js';
 import type { ToolExecuteCallback } from './model-context.js';
@@ -22,6 +22,14 @@ export interface InvocationScope {
 }
 
 const WRITES: ReadonlySet<FunctionName> = new Set(['item_write', 'item_delete']);
+const ID = new RegExp(ID_PATTERN);
+const REQUEST_ID = new RegExp(REQUEST_ID_PATTERN);
+
+/** Only well-formed identifiers reach activity entries and error messages — never free text. */
+function identifier(input: unknown, key: string, pattern: RegExp): string | undefined {
+  const value = isPlainObject(input) ? input[key] : undefined;
+  return typeof value === 'string' && pattern.test(value) ? value : undefined;
+}
 
 /** Why a call stopped, known to the flow; mapped to a code once, at the end. */
 class Stop extends Error {
@@ -38,10 +46,8 @@ class Stop extends Error {
 export function createExecute(tool: FunctionName, scope: InvocationScope): ToolExecuteCallback {
   return async (rawInput, options) => {
     const signal = options?.signal ?? new AbortController().signal;
-    const collection =
-      isPlainObject(rawInput) && typeof rawInput.collection === 'string' ? rawInput.collection : undefined;
-    const requestId =
-      isPlainObject(rawInput) && typeof rawInput.requestId === 'string' ? rawInput.requestId : undefined;
+    const collection = identifier(rawInput, 'collection', ID);
+    const requestId = identifier(rawInput, 'requestId', REQUEST_ID);
     let dispatched = false;
     const check = () => {
       if (!scope.isLive()) {

@@ -55,6 +55,14 @@ describe('reads', () => {
     expect(error.message).not.toMatch(/[<>]/);
   });
 
+  it('record only well-formed identifiers in activity entries', async () => {
+    const { context, api, activity } = await registered();
+    api.refuseNext.set('dispatch', 'invalid_input');
+    await failure(context.invoke('items_list', { collection: '<img src=x onerror=alert(1)>' }));
+    expect(activity.at(-1)).toMatchObject({ tool: 'items_list', outcome: 'error', code: 'invalid_input' });
+    expect(activity.at(-1)!.collection).toBeUndefined();
+  });
+
   it('refuse input that is not an object without calling the server', async () => {
     const { context, api } = await registered();
     const error = await failure(context.invoke('items_list', 'collection=notes'));
