@@ -82,7 +82,16 @@ export class ConnectedAppsPage extends LitElement {
     );
     if (!ok) return;
     try {
-      const { token } = await this.portal.api.rotateConnection(connection.id);
+      // A rotated token keeps the lifetime the connection was created with.
+      const lifetimeDays = connection.tokenExpiresAt
+        ? Math.max(
+            1,
+            Math.round(
+              (Date.parse(connection.tokenExpiresAt) - Date.parse(connection.createdAt)) / 86_400_000,
+            ),
+          )
+        : undefined;
+      const { token } = await this.portal.api.rotateConnection(connection.id, lifetimeDays);
       await this.#find<TokenDialog>('diosc-token-dialog').show(connection.displayName, token, null);
       await this.#load();
     } catch (error) {

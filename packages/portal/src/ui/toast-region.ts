@@ -12,11 +12,14 @@ export class ToastRegion extends LitElement {
     css`
       .region {
         position: fixed;
-        right: 1.25rem;
-        bottom: 1.25rem;
+        left: 50%;
+        transform: translateX(-50%);
+        bottom: 1rem;
         display: grid;
+        justify-items: center;
         gap: 0.5rem;
         z-index: 10;
+        pointer-events: none;
       }
       .toast {
         display: flex;
@@ -27,7 +30,8 @@ export class ToastRegion extends LitElement {
         background: var(--text);
         color: var(--bg);
         box-shadow: var(--shadow);
-        max-width: 26rem;
+        max-width: 32rem;
+        pointer-events: auto;
       }
       .toast.error {
         background: var(--danger);
