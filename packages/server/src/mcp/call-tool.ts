@@ -6,6 +6,7 @@ import type { CallerContext } from '../account/caller.js';
 import { exposedFunctions, toGrant } from '../connections/grant.js';
 import type { DioscContext } from '../context.js';
 import type { McpPrincipal } from './guard.js';
+import type { UsageBatch } from './usage-batch.js';
 
 /** `last_used_at` is a coarse "recently active" marker; writing it more often buys nothing. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -45,6 +46,7 @@ function identifier(args: Record<string, unknown>, key: string, pattern: RegExp)
  */
 export async function callTool(
   diosc: DioscContext,
+  usage: UsageBatch,
   log: FastifyBaseLogger,
   principal: McpPrincipal,
   name: string,
@@ -92,24 +94,22 @@ export async function callTool(
     }
   }
 
-  try {
-    await diosc.usage.record({
-      accountId: principal.accountId,
-      connectionId: principal.connectionId,
-      transport: 'http_mcp',
-      requestId,
-      tool: known ? name : '(unknown)',
-      collection: identifier(args, 'collection', idPattern),
-      outcome,
-      durationMs: performance.now() - started,
+  usage.record({
+    accountId: principal.accountId,
+    connectionId: principal.connectionId,
+    transport: 'http_mcp',
+    requestId,
+    tool: known ? name : '(unknown)',
+    collection: identifier(args, 'collection', idPattern),
+    outcome,
+    durationMs: performance.now() - started,
+  });
+  const now = diosc.clock.now();
+  if (principal.lastUsedAt === null || now - principal.lastUsedAt >= TOUCH_INTERVAL_MS) {
+    // The call itself is done; a failed marker write must not turn it into a failure.
+    await diosc.connections.touch(principal.connectionId).catch((error: unknown) => {
+      log.error({ err: error }, 'last-used marker not written');
     });
-    const now = diosc.clock.now();
-    if (principal.lastUsedAt === null || now - principal.lastUsedAt >= TOUCH_INTERVAL_MS) {
-      await diosc.connections.touch(principal.connectionId);
-    }
-  } catch (error) {
-    // The call itself is done; a failed usage write must not turn it into a failure.
-    log.error({ err: error }, 'usage record failed');
   }
   return answer;
 }

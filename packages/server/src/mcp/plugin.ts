@@ -6,6 +6,7 @@ import { toWireError } from '../http/errors.js';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
 import { createRequestServer } from './request-server.js';
+import { createUsageBatch } from './usage-batch.js';
 import { createWireCatalog } from './wire-catalog.js';
 
 /** Room for the largest item_write (every content character at 4 UTF-8 bytes) plus its envelope. */
@@ -26,6 +27,8 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
   const diosc = app.diosc;
   const catalog = createWireCatalog();
   const inFlight = createInFlight();
+  const usage = createUsageBatch(diosc.store.db, diosc.clock, app.log);
+  app.addHook('onClose', () => usage.flush());
 
   app.decorateRequest('mcpPrincipal', null);
   app.addHook('onRequest', createMcpGuard({ config: diosc.config, connections: diosc.connections }));
@@ -88,6 +91,7 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
       principal: request.mcpPrincipal!,
       catalog,
       inFlight,
+      usage,
       disconnected: disconnected.signal,
     });
     const transport = new NodeStreamableHTTPServerTransport({

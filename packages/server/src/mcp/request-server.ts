@@ -5,6 +5,7 @@ import type { DioscContext } from '../context.js';
 import { callTool } from './call-tool.js';
 import type { McpPrincipal } from './guard.js';
 import type { InFlight } from './in-flight.js';
+import type { UsageBatch } from './usage-batch.js';
 import type { WireCatalog } from './wire-catalog.js';
 
 export const SERVER_INFO = { name: 'diosc', version: '0.1.0' } as const;
@@ -15,6 +16,7 @@ export interface RequestServerDeps {
   principal: McpPrincipal;
   catalog: WireCatalog;
   inFlight: InFlight;
+  usage: UsageBatch;
   /** Aborted when the HTTP client goes away before its answer was written. */
   disconnected: AbortSignal;
 }
@@ -44,7 +46,15 @@ export function createRequestServer(deps: RequestServerDeps): Server {
     }
     const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, controller);
     try {
-      const outcome = await callTool(deps.diosc, deps.log, principal, name, args ?? {}, controller.signal);
+      const outcome = await callTool(
+        deps.diosc,
+        deps.usage,
+        deps.log,
+        principal,
+        name,
+        args ?? {},
+        controller.signal,
+      );
       if (outcome.kind === 'unknown_tool') {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
       }
