@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableBrowserTools, waitForAvailability } from './support/hub.js';
-import { type PortalHarness, screenshot, signIn, startPortal } from './support/portal-harness.js';
+import {
+  OWNER_PASSWORD,
+  type PortalHarness,
+  screenshot,
+  signIn,
+  startPortal,
+} from './support/portal-harness.js';
 import { type Agent, attachAgent } from './support/webmcp-agent.js';
 
 /** The Automation hub's availability states, each with its explanation and fixing action. */
@@ -140,6 +146,34 @@ describe('availability in Chromium with WebMCP', () => {
       .where('revoked_at', 'is', null)
       .execute();
     expect(live).toEqual([]);
+  });
+
+  it('shows "offline" while the browser is offline, and comes back by itself', async () => {
+    await enableBrowserTools(h.page, [{ collection: 'inbox', functions: ['items_list', 'item_read'] }]);
+    await expect.poll(() => agent.tools()).toEqual(['collections_list', 'item_read', 'items_list']);
+    await h.context.setOffline(true);
+    await waitForAvailability(h.page, 'offline');
+    await expect.poll(() => agent.tools()).toEqual([]);
+    await h.context.setOffline(false);
+    await waitForAvailability(h.page, 'registered');
+    await expect.poll(() => agent.tools()).toEqual(['collections_list', 'item_read', 'items_list']);
+  });
+
+  it('drops the registration when another tab signs out and in again; the new session starts disabled', async () => {
+    const other = await h.context.newPage();
+    await other.goto(`${h.server.url}/collections`);
+    await other.locator('diosc-app header button.ghost').click();
+    await other.locator('#email').waitFor();
+    await expect.poll(() => agent.tools()).toEqual([]);
+    await h.page.locator('diosc-sign-in-page [role="status"]').waitFor();
+    await other.locator('#email').fill('owner@localhost');
+    await other.locator('#password').fill(OWNER_PASSWORD);
+    await other.locator('button[type="submit"]').click();
+    await other.locator('diosc-side-nav').waitFor();
+    // This tab follows the new session (shared cookie) but its tools need a fresh enablement.
+    await waitForAvailability(h.page, 'disabled');
+    expect(agent.tools()).toEqual([]);
+    await other.close();
   });
 
   it('shows "expired session" when the server ended the session, and removes the tools', async () => {

@@ -161,6 +161,9 @@ function pageStyles() {
       gap: 1rem;
       align-items: start;
     }
+    .layout > .card {
+      margin-top: 0;
+    }
     .list {
       padding: 0.5rem;
     }
