@@ -35,6 +35,14 @@ async function committedReceipts(requestId: string) {
     .execute();
 }
 
+function deepFocus() {
+  return h.page.evaluate(() => {
+    let active: Element | null = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active ? `${active.tagName.toLowerCase()}.${active.className.split(' ')[0]}` : null;
+  });
+}
+
 const dialog = () => h.page.locator('diosc-review-dialog dialog[open]');
 
 async function writeRequest(item: string, requestId: string, body: string) {
@@ -130,13 +138,36 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
   });
 
   it('reject returns a clear refusal to the agent and changes nothing', async () => {
+    const refresh = h.page.locator('diosc-automation-hub-page .activity button');
+    await refresh.focus();
     const { before, invocation } = await writeRequest('ideas', 'portal-e2e-ideas-0001', 'Replace all ideas.');
-    await h.page.click('diosc-review-dialog button.reject');
+    // Focus moves into the dialog, on its safe choice.
+    await expect.poll(() => deepFocus()).toBe('button.reject');
+    await h.page.keyboard.press('Enter');
     const response = await agent.responded(invocation);
     expect(response.status).toBe('Error');
     expect(failureText(response)).toMatch(/declined/);
     expect(await note('ideas')).toEqual(before);
     expect(await committedReceipts('portal-e2e-ideas-0001')).toEqual([]);
+    // …and back to where it was when the dialog closes.
+    await expect.poll(() => deepFocus()).toBe('button.ghost');
+  });
+
+  it('approves from the keyboard too (a real key press on the approve button)', async () => {
+    const invocation = await agent.invoke('item_write', {
+      collection: 'notes',
+      item: 'keyboard-note',
+      requestId: 'portal-e2e-keyboard-0001',
+      ifNoneMatch: '*',
+      content: { title: 'Keyboard note', body: 'Approved with Enter.' },
+    });
+    await dialog().waitFor();
+    await expect.poll(() => deepFocus()).toBe('button.reject');
+    await h.page.keyboard.press('Tab');
+    expect(await deepFocus()).toBe('button.approve');
+    await h.page.keyboard.press('Enter');
+    expect((await agent.responded(invocation)).status).toBe('Completed');
+    expect(await note('keyboard-note')).toMatchObject({ content: 'Approved with Enter.', version: 1 });
   });
 
   it('lists the calls in the activity log with tool, collection, outcome and request ID', async () => {

@@ -43,6 +43,21 @@ export class AppRoot extends LitElement {
     this.#unbind?.();
   }
 
+  #lastPage: string | null = null;
+
+  /** After a move to another page (nav, `g h`, palette), focus goes to the new page's main region. */
+  override updated(): void {
+    const state = this.portal.session.state.value;
+    const page =
+      state.status === 'signed-out' || state.status === 'loading'
+        ? null
+        : this.portal.router.route.value.page;
+    if (page && this.#lastPage && page !== this.#lastPage) {
+      this.renderRoot.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
+    }
+    this.#lastPage = page;
+  }
+
   #palette() {
     return this.renderRoot.querySelector('diosc-command-palette');
   }
