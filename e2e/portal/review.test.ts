@@ -179,6 +179,39 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
     await screenshot(h.page, 'automation-hub.png', { fullPage: true });
   });
 
+  it('a selection change (here: from another tab) cancels an open review; the tools follow the new selection', async () => {
+    const { before, invocation } = await writeRequest(
+      'groceries',
+      'portal-e2e-groceries-0002',
+      'Only coffee',
+    );
+    const other = await h.context.newPage();
+    await other.goto(`${h.server.url}/automation-hub`);
+    await other
+      .locator('diosc-enable-form input[data-collection="inbox"][data-function="items_list"]')
+      .uncheck();
+    await other
+      .locator('diosc-enable-form input[data-collection="inbox"][data-function="item_read"]')
+      .uncheck();
+    await other.locator('diosc-enable-form button[type="submit"]').click();
+    await other.locator('diosc-enable-form button[type="submit"]:disabled').waitFor();
+
+    const response = await agent.responded(invocation);
+    expect(response.status).not.toBe('Completed');
+    expect(failureText(response)).toMatch(/cancelled|generation_changed/);
+    await dialog().waitFor({ state: 'detached' });
+    expect(await note('groceries')).toEqual(before);
+    expect(await committedReceipts('portal-e2e-groceries-0002')).toEqual([]);
+    // Still registered here, for the new selection (notes only).
+    await waitForAvailability(h.page, 'registered');
+    await expect
+      .poll(() => agent.tools())
+      .toEqual(['collections_list', 'item_read', 'item_write', 'items_list']);
+    const refused = await agent.invoke('items_list', { collection: 'inbox' });
+    expect(failureText(await agent.responded(refused))).toMatch(/not_granted/);
+    await other.close();
+  });
+
   it('sign-out (from another tab) while a review is open cancels it and unregisters the tools', async () => {
     const { before, invocation } = await writeRequest('config', 'portal-e2e-config-0001', '{"theme":"dark"}');
     const removedFrom = agent.events.seen.length;

@@ -7,6 +7,7 @@ import {
   type GrantEntry,
 } from '@diosc/webmcp';
 import type { ReviewProvider } from '../review/review-provider.js';
+import { createCrossTab } from '../session/cross-tab.js';
 import type { SessionState, SessionStore } from '../session/session-store.js';
 import { Observable } from '../state/observable.js';
 
@@ -90,6 +91,12 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
     knownGeneration = null;
   }
   session.state.subscribe(onSession);
+  // Browser access belongs to the session, not the tab: when another tab changes the selection,
+  // this tab's registration is stale — drop any review made under it and register afresh.
+  const crossTab = createCrossTab('browser-access', () => {
+    reviews.cancel('selection-changed');
+    void sync();
+  });
   window.addEventListener('pagehide', () => reviews.cancel('teardown'));
 
   return {
@@ -104,6 +111,7 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
     async enable(selection: GrantEntry[]): Promise<void> {
       if (!sameSelection(selection, access.value?.selection ?? null)) reviews.cancel('selection-changed');
       access.set(await api.enableAccess(selection));
+      crossTab.announce();
       await sync();
     },
 
@@ -111,6 +119,7 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
       reviews.cancel('selection-changed');
       adapter.disable();
       access.set(await api.disableAccess());
+      crossTab.announce();
     },
 
     /** Called before the sign-out request, so nothing stays registered while it is in flight. */

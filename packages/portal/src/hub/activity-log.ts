@@ -110,7 +110,7 @@ export class ActivityLog extends LitElement {
       <tbody>
         ${this.#rows().map(
           (entry) => html`<tr>
-            <td class="small">${formatTime(entry.at)}</td>
+            <td class="small">${formatTime(entry.at, { seconds: true })}</td>
             <td class="mono">${entry.tool}</td>
             <td>${entry.collection ?? '—'}</td>
             <td><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${hasKey(`errors.${entry.outcome}`) ? t(`errors.${entry.outcome}`) : ''}>${outcomeLabel(entry.outcome)}</span>${entry.pageOnly ? html`<span class="small muted page-only">${t('hub.activity.pageOnly')}</span>` : nothing}</td>

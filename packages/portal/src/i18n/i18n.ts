@@ -75,11 +75,14 @@ export async function setLanguage(language: Language): Promise<void> {
 }
 
 /** Formats an ISO time in the active language. */
-export function formatTime(iso: string | null | undefined): string {
+export function formatTime(iso: string | null | undefined, options: { seconds?: boolean } = {}): string {
   if (!iso) return '—';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return new Intl.DateTimeFormat(currentLanguage(), {
+    dateStyle: 'medium',
+    timeStyle: options.seconds ? 'medium' : 'short',
+  }).format(date);
 }
 
 /** Re-renders a Lit host when the language changes. */

@@ -121,7 +121,7 @@ export class ReviewDialog extends LitElement {
           <dt>${t('review.requestId')}</dt>
           <dd class="mono">${String(receipt.input.requestId ?? '—')}</dd>
           <dt>${t('review.expires')}</dt>
-          <dd>${formatTime(receipt.expiresAt)}</dd>
+          <dd>${formatTime(receipt.expiresAt, { seconds: true })}</dd>
         </dl>
         ${effectsView(receipt)}
         <details>

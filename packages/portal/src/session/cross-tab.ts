@@ -1,25 +1,26 @@
 /**
- * Tells the portal's other tabs that the session changed (sign-in, sign-out), so they re-read it.
- * BroadcastChannel where available, and a `storage` event as the fallback. Only a nonce crosses:
- * never a token, an email or a generation.
+ * Tells the portal's other tabs that something of the session changed — `session` (sign-in,
+ * sign-out) or `browser-access` (the selection) — so they re-read it. BroadcastChannel where
+ * available, a `storage` event as the fallback. Only a nonce crosses: never a token, an email,
+ * a selection or a generation.
  */
-const CHANNEL = 'diosc-session';
-const STORAGE_KEY = 'diosc.session-changed';
+export type CrossTabTopic = 'session' | 'browser-access';
 
-export function createCrossTab(onChange: () => void) {
-  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
+export function createCrossTab(topic: CrossTabTopic, onChange: () => void) {
+  const storageKey = `diosc.${topic}-changed`;
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`diosc-${topic}`) : null;
   const onMessage = () => onChange();
   const onStorage = (event: StorageEvent) => {
-    if (event.key === STORAGE_KEY) onChange();
+    if (event.key === storageKey) onChange();
   };
   channel?.addEventListener('message', onMessage);
   window.addEventListener('storage', onStorage);
 
   return {
     announce(): void {
-      channel?.postMessage({ kind: 'session-changed' });
+      channel?.postMessage({ kind: 'changed' });
       try {
-        localStorage.setItem(STORAGE_KEY, crypto.randomUUID());
+        localStorage.setItem(storageKey, crypto.randomUUID());
       } catch {
         // Storage can be unavailable (private mode quotas); the channel still carries the news.
       }

@@ -61,7 +61,7 @@ export function createSessionStore(getApi: () => OwnerApi) {
     return refreshing;
   }
 
-  const crossTab = createCrossTab(() => void refresh('elsewhere'));
+  const crossTab = createCrossTab('session', () => void refresh('elsewhere'));
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible' && state.value.status === 'signed-in') void refresh();
   });
