@@ -148,6 +148,35 @@ describe('availability in Chromium with WebMCP', () => {
     expect(live).toEqual([]);
   });
 
+  it('shows "failure" with a plain-text reason when the descriptors request fails, and "Try again" recovers', async () => {
+    const descriptors = `${h.server.url}/api/owner/browser-access/descriptors`;
+    await h.page.route(descriptors, (route) =>
+      route.fulfill({
+        status: 502,
+        contentType: 'text/html',
+        body: '<h1>Bad gateway</h1><script>alert(1)</script>',
+      }),
+    );
+    await h.page
+      .locator('diosc-enable-form input[data-collection="notes"][data-function="items_list"]')
+      .check();
+    await h.page.locator('diosc-enable-form button[type="submit"]').click();
+    await waitForAvailability(h.page, 'failure');
+    const card = (await h.page.locator('diosc-availability-card section').textContent()) ?? '';
+    expect(card).toContain('Browser tools could not be set up');
+    expect(card).not.toContain('Bad gateway');
+    expect(await h.page.locator('diosc-availability-card h1, diosc-availability-card script').count()).toBe(
+      0,
+    );
+    expect(agent.tools()).toEqual([]);
+    await h.page.unroute(descriptors);
+    await h.page.locator('diosc-availability-card button', { hasText: 'Try again' }).click();
+    await waitForAvailability(h.page, 'registered');
+    await expect.poll(() => agent.tools()).toEqual(['collections_list', 'items_list']);
+    await h.page.locator('diosc-availability-card button', { hasText: 'Turn off' }).click();
+    await waitForAvailability(h.page, 'disabled');
+  });
+
   it('shows "offline" while the browser is offline, and comes back by itself', async () => {
     await enableBrowserTools(h.page, [{ collection: 'inbox', functions: ['items_list', 'item_read'] }]);
     await expect.poll(() => agent.tools()).toEqual(['collections_list', 'item_read', 'items_list']);
