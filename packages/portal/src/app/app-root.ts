@@ -1,4 +1,4 @@
-import { css, html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import { I18nController, t } from '../i18n/i18n.js';
 import { PATHS } from '../router/router.js';
 import { ObserveController } from '../state/observable.js';
@@ -15,11 +15,12 @@ import '../hub/automation-hub-page.js';
 import '../review/review-dialog.js';
 import '../palette/command-palette.js';
 import { bindShortcuts } from '../shortcuts/shortcuts.js';
+import { appRootStyles } from './app-root-styles.js';
 
 /** The signed-in frame (navigation, top bar, page) or the sign-in page, by session state. */
 export class AppRoot extends LitElement {
   static override properties = { portal: { attribute: false } };
-  static override styles = [sharedStyles, layoutStyles()];
+  static override styles = [sharedStyles, appRootStyles];
   declare portal: Portal;
   #unbind: (() => void) | null = null;
 
@@ -127,115 +128,6 @@ export class AppRoot extends LitElement {
         return html`<div class="card"><h1>${t('app.notFoundTitle')}</h1><p class="muted">${t('app.notFoundBody')}</p></div>`;
     }
   }
-}
-
-function layoutStyles() {
-  return css`
-    .splash {
-      display: grid;
-      place-items: center;
-      min-height: 100vh;
-      color: var(--muted);
-    }
-    .frame {
-      display: grid;
-      grid-template-columns: 250px 1fr;
-      min-height: 100vh;
-    }
-    .side-col {
-      border-right: 1px solid var(--border);
-      background: var(--surface);
-    }
-    aside {
-      position: sticky;
-      top: 0;
-      height: 100vh;
-      padding: 1.1rem 0.9rem;
-      display: flex;
-      flex-direction: column;
-      gap: 1.2rem;
-    }
-    .brand {
-      display: flex;
-      align-items: center;
-      gap: 0.55rem;
-      padding: 0.3rem 0.6rem;
-      font-weight: 800;
-      font-size: 1.15rem;
-      color: var(--text);
-      text-decoration: none;
-      letter-spacing: -0.01em;
-    }
-    .brand svg {
-      color: var(--accent);
-    }
-    .hint {
-      margin-top: auto;
-      padding: 0 0.6rem;
-    }
-    .main {
-      min-width: 0;
-    }
-    header {
-      display: flex;
-      align-items: center;
-      gap: 0.75rem;
-      padding: 0.75rem 2rem;
-      border-bottom: 1px solid var(--border);
-      background: color-mix(in srgb, var(--surface) 85%, transparent);
-      position: sticky;
-      top: 0;
-      z-index: 2;
-      backdrop-filter: blur(6px);
-    }
-    .palette-button {
-      min-width: 280px;
-      color: var(--muted);
-      font-weight: 500;
-      background: var(--surface-2);
-    }
-    .palette-button kbd {
-      margin-left: auto;
-      font: 0.72rem var(--mono);
-      border: 1px solid var(--border);
-      border-radius: 5px;
-      padding: 0.05rem 0.35rem;
-      background: var(--surface);
-    }
-    .account {
-      max-width: 14rem;
-      overflow: hidden;
-      text-overflow: ellipsis;
-      white-space: nowrap;
-    }
-    main {
-      padding: 2rem;
-      max-width: 1100px;
-      outline: none;
-    }
-    .expired {
-      display: flex;
-      align-items: center;
-      justify-content: space-between;
-      gap: 1rem;
-      margin: 1rem 2rem 0;
-    }
-    @media (max-width: 760px) {
-      .frame {
-        grid-template-columns: 1fr;
-      }
-      aside {
-        position: static;
-        height: auto;
-      }
-      .hint {
-        display: none;
-      }
-      .palette-button {
-        min-width: 0;
-      }
-    }
-  `;
 }
 
 customElements.define('diosc-app', AppRoot);

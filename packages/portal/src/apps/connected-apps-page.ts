@@ -1,5 +1,5 @@
 import type { GrantEntry } from '@diosc/webmcp';
-import { css, html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import type { ConnectionView } from '../api/owner-api.js';
 import type { Portal } from '../app/portal.js';
 import { formatTime, I18nController, t } from '../i18n/i18n.js';
@@ -14,6 +14,7 @@ import type { TokenDialog } from './token-dialog.js';
 import './connection-form-dialog.js';
 import './token-dialog.js';
 import '../ui/confirm-dialog.js';
+import { connectedAppsStyles } from './connected-apps-styles.js';
 
 export function grantSummary(grant: readonly GrantEntry[]) {
   return grant.map(
@@ -33,7 +34,7 @@ export class ConnectedAppsPage extends LitElement {
     connections: { state: true },
     error: { state: true },
   };
-  static override styles = [sharedStyles, pageStyles()];
+  static override styles = [sharedStyles, connectedAppsStyles];
   declare portal: Portal;
   declare connections: ConnectionView[] | null;
   declare error: string | null;
@@ -197,32 +198,6 @@ export class ConnectedAppsPage extends LitElement {
       </div>
     </section>`;
   }
-}
-
-function pageStyles() {
-  return css`
-    .badges {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0.3rem;
-    }
-    .actions {
-      text-align: right;
-      white-space: nowrap;
-    }
-    .actions button {
-      padding: 0.35rem 0.7rem;
-      font-size: 0.82rem;
-    }
-    .empty {
-      padding: 2rem 0 1rem;
-      text-align: center;
-    }
-    .browser {
-      border-style: dashed;
-      box-shadow: none;
-    }
-  `;
 }
 
 customElements.define('diosc-connected-apps-page', ConnectedAppsPage);

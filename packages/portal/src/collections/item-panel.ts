@@ -1,11 +1,12 @@
 import type { CollectionRow, ItemFull, OperationInputs } from '@diosc/protocol';
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { formatTime, I18nController, t } from '../i18n/i18n.js';
 import { errorCode, errorText } from '../ui/error-text.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import '../ui/confirm-dialog.js';
 import type { ConfirmDialog } from '../ui/confirm-dialog.js';
+import { itemPanelStyles } from './item-panel-styles.js';
 
 const CONTENT_TYPES = ['text/plain', 'text/markdown', 'application/json'] as const;
 type ContentType = (typeof CONTENT_TYPES)[number];
@@ -25,7 +26,7 @@ export class ItemPanel extends LitElement {
     conflict: { state: true },
     busy: { state: true },
   };
-  static override styles = [sharedStyles, panelStyles()];
+  static override styles = [sharedStyles, itemPanelStyles];
   declare portal: Portal;
   declare collection: CollectionRow;
   declare itemId: string;
@@ -223,51 +224,6 @@ export class ItemPanel extends LitElement {
     return html`<p class="notice small">${t('item.readOnlyMirror')}</p>
       <pre class="body">${item.content}</pre>`;
   }
-}
-
-function panelStyles() {
-  return css`
-    header {
-      margin-bottom: 1rem;
-    }
-    header p {
-      margin-top: 0.25rem;
-    }
-    .conflict {
-      display: grid;
-      gap: 0.5rem;
-      justify-items: start;
-      margin-bottom: 1rem;
-    }
-    .notice.error {
-      margin-bottom: 1rem;
-    }
-    dl {
-      display: grid;
-      grid-template-columns: max-content 1fr;
-      gap: 0.25rem 1rem;
-      margin: 0 0 0.75rem;
-    }
-    dt {
-      color: var(--muted);
-      font-size: 0.85rem;
-    }
-    dd {
-      margin: 0;
-    }
-    .badges {
-      margin-bottom: 0.75rem;
-    }
-    pre.body {
-      white-space: pre-wrap;
-      word-break: break-word;
-      font: 0.95rem/1.6 var(--font);
-      background: var(--surface-2);
-      border-radius: var(--radius-sm);
-      padding: 1rem;
-      margin: 0 0 1rem;
-    }
-  `;
 }
 
 customElements.define('diosc-item-panel', ItemPanel);

@@ -1,4 +1,4 @@
-import { css, html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { formatTime, I18nController, t } from '../i18n/i18n.js';
 import { icons } from '../ui/icons.js';
@@ -6,6 +6,7 @@ import { openModal } from '../ui/modal.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import { ApprovalGuard } from './approval-guard.js';
 import { effectsStyles, effectsView } from './effects-view.js';
+import { reviewDialogStyles } from './review-dialog-styles.js';
 import type { PendingReview, ReviewDecider } from './review-provider.js';
 
 /**
@@ -16,7 +17,7 @@ import type { PendingReview, ReviewDecider } from './review-provider.js';
  */
 export class ReviewDialog extends LitElement {
   static override properties = { portal: { attribute: false }, refusal: { state: true } };
-  static override styles = [sharedStyles, effectsStyles, dialogStyles()];
+  static override styles = [sharedStyles, effectsStyles, reviewDialogStyles];
   declare portal: Portal;
   declare refusal: boolean;
   #review: PendingReview | null = null;
@@ -145,50 +146,6 @@ export class ReviewDialog extends LitElement {
       </div>
     </form>`;
   }
-}
-
-function dialogStyles() {
-  return css`
-    dialog {
-      width: min(760px, calc(100vw - 2rem));
-    }
-    .shield {
-      color: var(--accent);
-      display: inline-flex;
-    }
-    dl {
-      display: grid;
-      grid-template-columns: max-content 1fr;
-      gap: 0.3rem 1rem;
-      margin: 1rem 0 0;
-      font-size: 0.9rem;
-    }
-    dt {
-      color: var(--muted);
-    }
-    dd {
-      margin: 0;
-      word-break: break-all;
-    }
-    details {
-      margin-top: 1rem;
-      font-size: 0.88rem;
-    }
-    summary {
-      cursor: pointer;
-      color: var(--muted);
-    }
-    pre.args {
-      white-space: pre-wrap;
-      word-break: break-word;
-      font: 0.8rem/1.5 var(--mono);
-      background: var(--surface-2);
-      padding: 0.75rem;
-      border-radius: var(--radius-sm);
-      max-height: 14rem;
-      overflow: auto;
-    }
-  `;
 }
 
 customElements.define('diosc-review-dialog', ReviewDialog);
