@@ -50,7 +50,13 @@ export class SideNav extends LitElement {
         background: var(--accent-soft);
         color: var(--accent);
       }
+      a span {
+        flex: 1;
+        min-width: 0;
+      }
       kbd {
+        flex: none;
+        white-space: nowrap;
         margin-left: auto;
         font: 0.7rem var(--mono);
         color: var(--muted);

@@ -31,6 +31,9 @@ export class AutomationHubPage extends LitElement {
       .grid > .card {
         margin-top: 0;
       }
+      .grid.single {
+        grid-template-columns: 1fr;
+      }
       .activity {
         margin-top: 1rem;
       }
@@ -102,20 +105,30 @@ export class AutomationHubPage extends LitElement {
           <li>${t('hub.scope.review')}</li>
         </ul>
       </div>
-      <div class="grid">
-        ${canEnable ? html`<section class="card"><diosc-enable-form .portal=${this.portal}></diosc-enable-form></section>` : nothing}
-        <section class="card" aria-labelledby="tools-heading">
-          <h2 id="tools-heading">${t('hub.tools.heading')}</h2>
-          <diosc-tool-list .tools=${state.status === 'registered' ? state.tools : []}></diosc-tool-list>
-        </section>
+      ${availability.status === 'unsupported' ? nothing : this.#details(state.status === 'registered' ? state.tools : [], canEnable)}
+      ${availability.status === 'expired-session' ? nothing : this.#activity()}`;
+  }
+
+  #details(tools: string[], canEnable: boolean) {
+    return html`<div class="grid ${canEnable ? '' : 'single'}">
+      ${canEnable ? html`<section class="card"><diosc-enable-form .portal=${this.portal}></diosc-enable-form></section>` : nothing}
+      <section class="card" aria-labelledby="tools-heading">
+        <h2 id="tools-heading">${t('hub.tools.heading')}</h2>
+        <diosc-tool-list .tools=${tools}></diosc-tool-list>
+      </section>
+    </div>`;
+  }
+
+  #activity() {
+    return html`<section class="card activity" aria-labelledby="activity-heading">
+      <div class="head-row">
+        <h2 id="activity-heading">${t('hub.activity.heading')}</h2>
+        <button class="ghost" @click=${() => void this.renderRoot.querySelector<ActivityLog>('diosc-activity-log')?.reload()}>
+          ${t('hub.activity.refresh')}
+        </button>
       </div>
-      <section class="card activity" aria-labelledby="activity-heading">
-        <div class="head-row">
-          <h2 id="activity-heading">${t('hub.activity.heading')}</h2>
-          <button class="ghost" @click=${() => void this.renderRoot.querySelector<ActivityLog>('diosc-activity-log')?.reload()}>${t('hub.activity.refresh')}</button>
-        </div>
-        <diosc-activity-log .portal=${this.portal}></diosc-activity-log>
-      </section>`;
+      <diosc-activity-log .portal=${this.portal}></diosc-activity-log>
+    </section>`;
   }
 }
 
