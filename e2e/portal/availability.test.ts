@@ -7,7 +7,7 @@ import {
   signIn,
   startPortal,
 } from './support/portal-harness.js';
-import { type Agent, attachAgent } from './support/webmcp-agent.js';
+import { type Agent, attachAgent, failureText } from './support/webmcp-agent.js';
 
 /** The Automation hub's availability states, each with its explanation and fixing action. */
 
@@ -220,5 +220,38 @@ describe('availability in Chromium with WebMCP', () => {
     await expect.poll(() => agent.tools()).toEqual([]);
     await h.page.locator('diosc-availability-card button', { hasText: 'Sign in again' }).click();
     await h.page.locator('#email').waitFor();
+  });
+});
+
+describe('an agent call after the server ended the session', () => {
+  let h: PortalHarness;
+  let agent: Agent;
+
+  beforeAll(async () => {
+    h = await startPortal({ webmcp: true });
+    await signIn(h.page, h.server.url, '/automation-hub');
+    agent = await attachAgent(h.page);
+  });
+
+  afterAll(async () => {
+    await agent?.close();
+    await h?.close();
+  });
+
+  it('is refused with session_expired, and the portal shows the expired session', async () => {
+    await enableBrowserTools(h.page, [{ collection: 'inbox', functions: ['items_list'] }]);
+    await expect.poll(() => agent.tools()).toEqual(['collections_list', 'items_list']);
+    await h.server.store.db
+      .updateTable('sessions')
+      .set({ expires_at: 0 })
+      .where('ended_at', 'is', null)
+      .execute();
+    const invocation = await agent.invoke('items_list', { collection: 'inbox' });
+    const response = await agent.responded(invocation);
+    expect(response.status).toBe('Error');
+    expect(failureText(response)).toMatch(/session_expired/);
+    await waitForAvailability(h.page, 'expired-session');
+    await h.page.locator('diosc-app .expired[role="alert"]').waitFor();
+    await expect.poll(() => agent.tools()).toEqual([]);
   });
 });

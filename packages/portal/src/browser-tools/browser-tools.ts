@@ -45,7 +45,16 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
   const adapter = createWebMcpAdapter({
     api,
     reviewer: reviews.reviewer,
-    onStateChange: (next) => state.set(next),
+    onStateChange: (next) => {
+      state.set(next);
+      // The adapter's own request learned that the session ended: let the session query find out
+      // (it shows the expired banner, or follows a newer session signed in elsewhere).
+      if (
+        next.status === 'expired-session' &&
+        (next.code === 'session_expired' || next.code === 'unauthenticated')
+      )
+        void session.refresh('expired');
+    },
     onActivity: (entry) => {
       if (PAGE_ONLY.has(entry.outcome)) pageActivity.set([entry, ...pageActivity.value].slice(0, 50));
       lastActivity.set(entry);
