@@ -73,15 +73,24 @@ describe('HTTP MCP boundaries', () => {
       headers: { 'content-type': 'application/json', origin: server.url },
       body: JSON.stringify({ email: 'owner@localhost', password: 'correct horse battery staple' }),
     });
-    // Whether or not the owner API is up yet, a cookie — real or forged — is never a credential here.
-    const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? 'diosc_session=forged';
-    for (const name of [cookie, '__Host-diosc_session=forged']) {
-      await expectRefused(
-        await postMcp(server, writeCall('req-bound-cookie-1'), { cookie: name }),
-        401,
-        'unauthenticated',
-      );
-    }
+    expect(login.status).toBe(200);
+    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    expect(cookie).toMatch(/diosc_session=/);
+    // The cookie is a live owner credential on the owner API…
+    expect((await fetch(`${server.url}/api/owner/session`, { headers: { cookie } })).status).toBe(200);
+    // …and nothing at all on /mcp, even with the CSRF token and the right Origin alongside.
+    const withSession = { cookie, 'x-csrf-token': csrfToken, origin: server.url };
+    await expectRefused(
+      await postMcp(server, writeCall('req-bound-cookie-1'), withSession),
+      401,
+      'unauthenticated',
+    );
+    await expectRefused(
+      await postMcp(server, writeCall('req-bound-cookie-2'), { cookie: '__Host-diosc_session=forged' }),
+      401,
+      'unauthenticated',
+    );
   });
 
   it('refuses a token in the query string, even next to a valid header', async () => {
