@@ -1,16 +1,30 @@
+import type { IncomingMessage } from 'node:http';
 import { CONTENT_MAX_CHARS, DioscError, ERROR_CODES } from '@diosc/protocol';
 import rateLimit from '@fastify/rate-limit';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { type AuthInfo, classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { toWireError } from '../http/errors.js';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
-import { createRequestServer } from './request-server.js';
+import { createRequestServer, type RequestServerDeps } from './request-server.js';
 import { createUsageBatch } from './usage-batch.js';
 import { createWireCatalog } from './wire-catalog.js';
 
 /** Room for the largest item_write (every content character at 4 UTF-8 bytes) plus its envelope. */
 export const MCP_BODY_LIMIT = CONTENT_MAX_CHARS * 4 + 64 * 1024;
+
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** Resolves when the client has gone away, so a wait on an answer nobody will read can end. */
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 
 const jsonRpcError = (code: number, message: string) => ({
   jsonrpc: '2.0',
@@ -29,6 +43,20 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
   const inFlight = createInFlight();
   const usage = createUsageBatch(diosc.store.db, diosc.clock, app.log);
   app.addHook('onClose', () => usage.flush());
+
+  // Requests of the 2026-07-28 revision (per-request envelope) go to the SDK's serving entry, which
+  // still builds a fresh server per request from this factory; the request's verified principal
+  // rides in the pass-through `authInfo` (never the token itself).
+  const modern = createMcpHandler(
+    (context) => {
+      const deps = (context.authInfo?.extra as { deps?: RequestServerDeps } | undefined)?.deps;
+      if (!deps) throw new Error('An /mcp request reached the SDK without its verified principal.');
+      return createRequestServer(deps);
+    },
+    { legacy: 'reject', maxRequestBodySize: MCP_BODY_LIMIT },
+  );
+  const serveModern = toNodeHandler(modern, { maxRequestBodySize: MCP_BODY_LIMIT });
+  app.addHook('onClose', () => modern.close());
 
   app.decorateRequest('mcpPrincipal', null);
   app.addHook('onRequest', createMcpGuard({ config: diosc.config, connections: diosc.connections }));
@@ -85,7 +113,7 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
       return;
     }
     const disconnected = new AbortController();
-    const server = createRequestServer({
+    const deps: RequestServerDeps = {
       diosc,
       log: request.log,
       principal: request.mcpPrincipal!,
@@ -93,7 +121,36 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
       inFlight,
       usage,
       disconnected: disconnected.signal,
+    };
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      body: request.body,
+      protocolVersionHeader: header(request, 'mcp-protocol-version'),
+      mcpMethodHeader: header(request, 'mcp-method'),
+      mcpNameHeader: header(request, 'mcp-name'),
     });
+    if (route.kind !== 'legacy') {
+      // Modern requests and the modern ladder's own rejections are the serving entry's to answer.
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) disconnected.abort();
+      });
+      const auth: AuthInfo = {
+        token: 'verified-bearer',
+        clientId: deps.principal.connectionId,
+        scopes: [],
+        extra: { deps },
+      };
+      (request.raw as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+      reply.hijack();
+      reply.raw.setHeader('cache-control', 'no-store');
+      await Promise.race([
+        serveModern(request.raw, reply.raw, request.body),
+        untilAborted(disconnected.signal),
+      ]);
+      return;
+    }
+
+    const server = createRequestServer(deps);
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -110,10 +167,7 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
       // A closed transport never settles the answer of a call it dropped; the disconnect ends the wait.
       await Promise.race([
         transport.handleRequest(request.raw, reply.raw, request.body),
-        new Promise<void>((resolve) => {
-          if (disconnected.signal.aborted) resolve();
-          else disconnected.signal.addEventListener('abort', () => resolve(), { once: true });
-        }),
+        untilAborted(disconnected.signal),
       ]);
     } catch (error) {
       request.log.error({ err: error }, 'MCP transport failed');
