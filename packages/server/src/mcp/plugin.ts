@@ -1,36 +1,18 @@
 import type { IncomingMessage } from 'node:http';
-import { CONTENT_MAX_CHARS, DioscError, ERROR_CODES } from '@diosc/protocol';
+import { CONTENT_MAX_CHARS, DioscError } from '@diosc/protocol';
 import rateLimit from '@fastify/rate-limit';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { toWireError } from '../http/errors.js';
+import type { FastifyPluginAsync } from 'fastify';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
+import { header, jsonRpcError, mcpErrorHandler, notAllowed, untilAborted } from './replies.js';
 import { createRequestServer, type RequestServerDeps } from './request-server.js';
 import { createUsageBatch } from './usage-batch.js';
 import { createWireCatalog } from './wire-catalog.js';
 
 /** Room for the largest item_write (every content character at 4 UTF-8 bytes) plus its envelope. */
 export const MCP_BODY_LIMIT = CONTENT_MAX_CHARS * 4 + 64 * 1024;
-
-const header = (request: FastifyRequest, name: string) => {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : undefined;
-};
-
-/** Resolves when the client has gone away, so a wait on an answer nobody will read can end. */
-const untilAborted = (signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-
-const jsonRpcError = (code: number, message: string) => ({
-  jsonrpc: '2.0',
-  id: null,
-  error: { code, message },
-});
 
 /**
  * HTTP MCP at `/mcp`: Streamable HTTP, stateless, one fresh SDK server and transport per request.
@@ -74,30 +56,7 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
       }),
   });
 
-  app.setErrorHandler((error: FastifyError | DioscError, request, reply) => {
-    const code = (error as FastifyError).code;
-    if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      reply
-        .status(400)
-        .header('cache-control', 'no-store')
-        .send(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
-      return;
-    }
-    const wire = toWireError(error);
-    if (wire.code === 'internal') request.log.error({ err: error }, 'unhandled /mcp error');
-    if (wire.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(wire.retryAfterMs / 1000));
-    reply.status(ERROR_CODES[wire.code].status).header('cache-control', 'no-store').send({ error: wire });
-  });
-
-  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
-    reply
-      .status(405)
-      .header('allow', 'POST')
-      .header('cache-control', 'no-store')
-      .send(
-        jsonRpcError(-32000, 'Method not allowed: this endpoint is stateless; POST one message per request.'),
-      );
-  };
+  app.setErrorHandler(mcpErrorHandler);
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
 
