@@ -185,6 +185,7 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
       'portal-e2e-groceries-0002',
       'Only coffee',
     );
+    const since = agent.events.seen.length;
     const other = await h.context.newPage();
     await other.goto(`${h.server.url}/automation-hub`);
     await other
@@ -202,7 +203,13 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
     await dialog().waitFor({ state: 'detached' });
     expect(await note('groceries')).toEqual(before);
     expect(await committedReceipts('portal-e2e-groceries-0002')).toEqual([]);
-    // Still registered here, for the new selection (notes only).
+    // Registered afresh here (the adapter registers in catalog order, item_write last), for the new
+    // selection: notes only.
+    await agent.events.wait(
+      'WebMCP.toolsAdded',
+      (p) => ((p.tools ?? []) as { name: string }[]).some((tool) => tool.name === 'item_write'),
+      since,
+    );
     await waitForAvailability(h.page, 'registered');
     await expect
       .poll(() => agent.tools())
