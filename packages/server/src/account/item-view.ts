@@ -7,7 +7,10 @@ export function itemVersion(row: Pick<ItemRow, 'version'>): string {
   return String(row.version);
 }
 
-export function toSummary(row: ItemRow): ItemSummary {
+/** The columns a summary needs; lists select only these, never item content. */
+export const SUMMARY_COLUMNS = ['id', 'title', 'version', 'updated_at', 'size_bytes', 'metadata'] as const;
+
+export function toSummary(row: Pick<ItemRow, (typeof SUMMARY_COLUMNS)[number]>): ItemSummary {
   const summary: ItemSummary = {
     id: row.id,
     title: row.title,

@@ -47,11 +47,10 @@ const migrations: Record<string, Migration> = {
           (fk) => fk.onDelete('cascade'),
         )
         .execute();
-      await db.schema
-        .createIndex('items_by_change')
-        .on('items')
-        .columns(['account_id', 'collection_id', 'updated_at', 'id'])
-        .execute();
+      // Matches items_list's order (updated_at DESC, id ASC) so a page is an index range scan.
+      await sql`create index items_by_change on items (account_id, collection_id, updated_at desc, id)`.execute(
+        db,
+      );
       await db.schema
         .createTable('receipts')
         .addColumn('actor', 'text', (c) => c.notNull())

@@ -2,7 +2,7 @@ import type { OperationInputs, OperationOutputs } from '@diosc/protocol';
 import type { CallerContext } from '../caller.js';
 import type { OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { toSummary } from '../item-view.js';
+import { SUMMARY_COLUMNS, toSummary } from '../item-view.js';
 
 /** One bounded page of a collection, newest change first (keyset pagination on updated_at, id). */
 export async function itemsList(
@@ -13,7 +13,7 @@ export async function itemsList(
   const limit = input.limit ?? ctx.limits.defaultPageSize;
   let query = ctx.db
     .selectFrom('items')
-    .selectAll()
+    .select(SUMMARY_COLUMNS)
     .where('account_id', '=', caller.accountId)
     .where('collection_id', '=', input.collection)
     .orderBy('updated_at', 'desc')
