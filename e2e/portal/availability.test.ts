@@ -69,6 +69,25 @@ describe('availability in a browser without WebMCP (no flag)', () => {
       { collection: 'notes', functions: ['items_list', 'item_read'] },
     ]);
 
+    // Its grant can be changed exactly, without a new token.
+    await h.page.locator('diosc-connected-apps-page button', { hasText: 'Edit access' }).click();
+    await h.page
+      .locator('diosc-connection-form-dialog input[data-collection="notes"][data-function="item_write"]')
+      .check();
+    await h.page.locator('diosc-connection-form-dialog button[type="submit"]').click();
+    await h.page
+      .locator('diosc-connected-apps-page .badge', { hasText: 'notes: List, Read, Write' })
+      .waitFor();
+    const changed = await h.server.store.db
+      .selectFrom('app_connections')
+      .select(['grant_json', 'grant_generation', 'token_hash'])
+      .where('display_name', '=', 'Claude Desktop')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(changed.grant_json)).toEqual([
+      { collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] },
+    ]);
+    expect(changed.token_hash).toBe(rows[0]!.token_hash);
+
     // Browser-session access is shown apart, and called what it is.
     const browserSection =
       (await h.page.locator('diosc-connected-apps-page section.browser').textContent()) ?? '';

@@ -48,6 +48,8 @@ export function createOwnerApi(http: Http) {
     connections: () => http<{ connections: ConnectionView[] }>('GET', '/connections'),
     createConnection: (input: { displayName: string; grant: GrantEntry[]; expiresInDays?: number }) =>
       http<{ connection: ConnectionView; token: string; mcpUrl: string }>('POST', '/connections', input),
+    changeGrant: (id: string, grant: GrantEntry[]) =>
+      http<{ connection: ConnectionView }>('PUT', `/connections/${encodeURIComponent(id)}/grant`, { grant }),
     rotateConnection: (id: string, expiresInDays?: number) =>
       http<{ connection: ConnectionView; token: string }>(
         'POST',

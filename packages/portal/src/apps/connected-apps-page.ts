@@ -133,7 +133,14 @@ export class ConnectedAppsPage extends LitElement {
         ${this.#table()}
       </section>
       ${this.#browserSession()}
-      <diosc-connection-form-dialog .portal=${this.portal} @connection-created=${this.#created}></diosc-connection-form-dialog>
+      <diosc-connection-form-dialog
+        .portal=${this.portal}
+        @connection-created=${this.#created}
+        @connection-changed=${(event: CustomEvent<ConnectionView>) => {
+          this.portal.toasts.show('success', t('apps.changed', { name: event.detail.displayName }));
+          void this.#load();
+        }}
+      ></diosc-connection-form-dialog>
       <diosc-token-dialog></diosc-token-dialog>
       <diosc-confirm-dialog></diosc-confirm-dialog>`;
   }
@@ -169,7 +176,8 @@ export class ConnectedAppsPage extends LitElement {
               ${
                 connection.revokedAt
                   ? nothing
-                  : html`<button @click=${() => void this.#rotate(connection)} aria-label=${t('apps.rotateFor', { name: connection.displayName })}>${t('apps.rotate')}</button>
+                  : html`<button @click=${() => void this.#find<ConnectionFormDialog>('diosc-connection-form-dialog').open(connection)} aria-label=${t('apps.editFor', { name: connection.displayName })}>${t('apps.edit')}</button>
+                    <button @click=${() => void this.#rotate(connection)} aria-label=${t('apps.rotateFor', { name: connection.displayName })}>${t('apps.rotate')}</button>
                     <button class="danger" @click=${() => void this.#revoke(connection)} aria-label=${t('apps.revokeFor', { name: connection.displayName })}>${t('apps.revoke')}</button>`
               }
             </td>

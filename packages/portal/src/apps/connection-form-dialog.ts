@@ -1,6 +1,7 @@
 import type { CollectionRow } from '@diosc/protocol';
 import type { GrantEntry } from '@diosc/webmcp';
 import { html, LitElement, nothing } from 'lit';
+import type { ConnectionView } from '../api/owner-api.js';
 import type { Portal } from '../app/portal.js';
 import { I18nController, t } from '../i18n/i18n.js';
 import { errorText } from '../ui/error-text.js';
@@ -10,7 +11,10 @@ import '../ui/grant-picker.js';
 
 const EXPIRY_DAYS = [30, 90, 365, 0] as const;
 
-/** Creates an HTTP MCP connection with an exact grant; emits `connection-created` with its token. */
+/**
+ * Creates an HTTP MCP connection with an exact grant (emits `connection-created` with its token), or
+ * changes an existing connection's grant (emits `connection-changed`; the token stays the same).
+ */
 export class ConnectionFormDialog extends LitElement {
   static override properties = {
     portal: { attribute: false },
@@ -18,6 +22,7 @@ export class ConnectionFormDialog extends LitElement {
     grant: { state: true },
     error: { state: true },
     busy: { state: true },
+    editing: { state: true },
   };
   static override styles = [sharedStyles];
   declare portal: Portal;
@@ -25,6 +30,7 @@ export class ConnectionFormDialog extends LitElement {
   declare grant: GrantEntry[];
   declare error: string | null;
   declare busy: boolean;
+  declare editing: ConnectionView | null;
 
   constructor() {
     super();
@@ -33,14 +39,18 @@ export class ConnectionFormDialog extends LitElement {
     this.grant = [];
     this.error = null;
     this.busy = false;
+    this.editing = null;
   }
 
-  async open(): Promise<void> {
-    this.grant = [];
+  /** Opens the form empty (new connection) or with `connection`'s grant to change it. */
+  async open(connection: ConnectionView | null = null): Promise<void> {
+    this.editing = connection;
+    this.grant = connection ? structuredClone(connection.grant) : [];
     this.error = null;
+    await this.updateComplete;
     const dialog = this.renderRoot.querySelector('dialog')!;
     dialog.querySelector('form')?.reset();
-    openModal(dialog, dialog.querySelector<HTMLInputElement>('#app-name'));
+    openModal(dialog, dialog.querySelector<HTMLInputElement>('#app-name') ?? dialog.querySelector('h2'));
     try {
       this.collections = (await this.portal.api.operation('collections_list', {})).result.collections;
     } catch (error) {
@@ -58,6 +68,12 @@ export class ConnectionFormDialog extends LitElement {
     const days = Number(form.get('expiry'));
     this.busy = true;
     try {
+      if (this.editing) {
+        const { connection } = await this.portal.api.changeGrant(this.editing.id, this.grant);
+        this.renderRoot.querySelector('dialog')?.close();
+        this.dispatchEvent(new CustomEvent('connection-changed', { detail: connection }));
+        return;
+      }
       const created = await this.portal.api.createConnection({
         displayName: String(form.get('name') ?? '').trim(),
         grant: this.grant,
@@ -76,18 +92,22 @@ export class ConnectionFormDialog extends LitElement {
     return html`<dialog aria-labelledby="new-app-title">
       <form @submit=${this.#submit}>
         <div class="dialog-body">
-          <h2 id="new-app-title">${t('apps.form.title')}</h2>
-          <p class="muted mt">${t('apps.form.subtitle')}</p>
-          <div class="field mt">
-            <label for="app-name">${t('apps.form.name')}</label>
-            <input id="app-name" name="name" type="text" required maxlength="100" placeholder=${t('apps.form.namePlaceholder')} />
-          </div>
-          <div class="field">
-            <label for="expiry">${t('apps.form.expiry')}</label>
-            <select id="expiry" name="expiry">
-              ${EXPIRY_DAYS.map((days) => html`<option value=${days} ?selected=${days === 90}>${days ? t('apps.form.days', { count: days }) : t('apps.form.never')}</option>`)}
-            </select>
-          </div>
+          <h2 id="new-app-title">${this.editing ? t('apps.form.editTitle', { name: this.editing.displayName }) : t('apps.form.title')}</h2>
+          <p class="muted mt">${this.editing ? t('apps.form.editSubtitle') : t('apps.form.subtitle')}</p>
+          ${
+            this.editing
+              ? nothing
+              : html`<div class="field mt">
+                  <label for="app-name">${t('apps.form.name')}</label>
+                  <input id="app-name" name="name" type="text" required maxlength="100" placeholder=${t('apps.form.namePlaceholder')} />
+                </div>
+                <div class="field">
+                  <label for="expiry">${t('apps.form.expiry')}</label>
+                  <select id="expiry" name="expiry">
+                    ${EXPIRY_DAYS.map((days) => html`<option value=${days} ?selected=${days === 90}>${days ? t('apps.form.days', { count: days }) : t('apps.form.never')}</option>`)}
+                  </select>
+                </div>`
+          }
           <fieldset class="field">
             <legend>${t('apps.form.grant')}</legend>
             <p class="small muted">${t('apps.form.grantHint')}</p>
@@ -104,7 +124,7 @@ export class ConnectionFormDialog extends LitElement {
         </div>
         <div class="dialog-actions">
           <button type="button" @click=${() => this.renderRoot.querySelector('dialog')?.close()}>${t('common.cancel')}</button>
-          <button class="primary" type="submit" ?disabled=${this.busy}>${t('apps.form.create')}</button>
+          <button class="primary" type="submit" ?disabled=${this.busy}>${this.editing ? t('apps.form.save') : t('apps.form.create')}</button>
         </div>
       </form>
     </dialog>`;
