@@ -38,20 +38,8 @@ export function createBrowserAccess(ctx: DioscContext) {
 
     async enable(owner: OwnerIdentity, selection: unknown): Promise<BrowserAccess> {
       const grant = await validateGrant(store.db, owner.accountId, selection);
-      const previous = await store.db
-        .selectFrom('app_connections')
-        .select((eb) => eb.fn.max('grant_generation').as('generation'))
-        .where('account_id', '=', owner.accountId)
-        .where('transport', '=', 'browser')
-        .executeTakeFirst();
       const row = await connections.createBrowser(owner.accountId, owner.session.id_hash, grant);
-      const generation = Number(previous?.generation ?? 0) + 1;
-      await store.db
-        .updateTable('app_connections')
-        .set({ grant_generation: generation })
-        .where('id', '=', row.id)
-        .execute();
-      return { connectionId: row.id, selection: grant, generation };
+      return { connectionId: row.id, selection: grant, generation: row.grant_generation };
     },
 
     async disable(owner: OwnerIdentity): Promise<void> {

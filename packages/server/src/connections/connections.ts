@@ -90,37 +90,50 @@ export function createConnections(db: Kysely<Database>, clock: Clock) {
       return { connection: toView(row), token };
     },
 
-    /** Creates (replacing any earlier one for this session) the browser-session access record. */
+    /**
+     * Creates the browser-session access record, revoking any earlier one of the account. Its grant
+     * generation continues the account's browser sequence, so a replaced selection can never be
+     * mistaken for the one a page registered its tools from. One transaction: no window in which
+     * two live records or a reused generation exist.
+     */
     async createBrowser(
       accountId: string,
       sessionIdHash: string,
       grant: GrantEntry[],
     ): Promise<ConnectionRow> {
       const now = clock.now();
-      await db
-        .updateTable('app_connections')
-        .set({ revoked_at: now })
-        .where('account_id', '=', accountId)
-        .where('transport', '=', 'browser')
-        .where('revoked_at', 'is', null)
-        .execute();
-      const row: ConnectionRow = {
-        id: randomUUID(),
-        account_id: accountId,
-        display_name: 'Browser tools (this session)',
-        transport: 'browser',
-        provenance: 'owner-browser-consent',
-        grant_json: JSON.stringify(grant),
-        grant_generation: 1,
-        session_id_hash: sessionIdHash,
-        token_hash: null,
-        token_expires_at: null,
-        created_at: now,
-        last_used_at: null,
-        revoked_at: null,
-      };
-      await db.insertInto('app_connections').values(row).execute();
-      return row;
+      return db.transaction().execute(async (trx) => {
+        const previous = await trx
+          .selectFrom('app_connections')
+          .select((eb) => eb.fn.max('grant_generation').as('generation'))
+          .where('account_id', '=', accountId)
+          .where('transport', '=', 'browser')
+          .executeTakeFirst();
+        await trx
+          .updateTable('app_connections')
+          .set({ revoked_at: now })
+          .where('account_id', '=', accountId)
+          .where('transport', '=', 'browser')
+          .where('revoked_at', 'is', null)
+          .execute();
+        const row: ConnectionRow = {
+          id: randomUUID(),
+          account_id: accountId,
+          display_name: 'Browser tools (this session)',
+          transport: 'browser',
+          provenance: 'owner-browser-consent',
+          grant_json: JSON.stringify(grant),
+          grant_generation: Number(previous?.generation ?? 0) + 1,
+          session_id_hash: sessionIdHash,
+          token_hash: null,
+          token_expires_at: null,
+          created_at: now,
+          last_used_at: null,
+          revoked_at: null,
+        };
+        await trx.insertInto('app_connections').values(row).execute();
+        return row;
+      });
     },
 
     async list(accountId: string, transport?: ConnectionTransport): Promise<ConnectionView[]> {

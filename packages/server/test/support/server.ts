@@ -51,6 +51,8 @@ export async function startTestServer(
     app,
     url,
     async close() {
+      // Aborted requests can leave keep-alive sockets Node does not count as idle; drop them all.
+      app.server.closeAllConnections();
       await app.close();
       await testStore.close();
     },
