@@ -5,8 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CallerContext } from '../account/caller.js';
 import { exposedFunctions, toGrant } from '../connections/grant.js';
 import type { DioscContext } from '../context.js';
+import type { UsageBatch } from '../usage/usage-batch.js';
 import type { McpPrincipal } from './guard.js';
-import type { UsageBatch } from './usage-batch.js';
 
 /** `last_used_at` is a coarse "recently active" marker; writing it more often buys nothing. */
 const TOUCH_INTERVAL_MS = 60_000;

@@ -4,11 +4,11 @@ import rateLimit from '@fastify/rate-limit';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync } from 'fastify';
+import { createUsageBatch } from '../usage/usage-batch.js';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
 import { header, jsonRpcError, mcpErrorHandler, notAllowed, untilAborted } from './replies.js';
 import { createRequestServer, type RequestServerDeps } from './request-server.js';
-import { createUsageBatch } from './usage-batch.js';
 import { createWireCatalog } from './wire-catalog.js';
 
 /** Room for the largest item_write (every content character at 4 UTF-8 bytes) plus its envelope. */

@@ -2,10 +2,10 @@ import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelconte
 import type { FastifyBaseLogger } from 'fastify';
 import { exposedFunctions } from '../connections/grant.js';
 import type { DioscContext } from '../context.js';
+import type { UsageBatch } from '../usage/usage-batch.js';
 import { callTool } from './call-tool.js';
 import type { McpPrincipal } from './guard.js';
 import type { InFlight } from './in-flight.js';
-import type { UsageBatch } from './usage-batch.js';
 import type { WireCatalog } from './wire-catalog.js';
 
 export const SERVER_INFO = { name: 'diosc', version: '0.1.0' } as const;

@@ -28,21 +28,7 @@ export interface UsageView extends Omit<UsageEntry, 'accountId'> {
 export function createUsageLog(db: Kysely<Database>, clock: Clock) {
   return {
     async record(entry: UsageEntry): Promise<void> {
-      await db
-        .insertInto('usage')
-        .values({
-          id: randomUUID(),
-          account_id: entry.accountId,
-          connection_id: entry.connectionId,
-          transport: entry.transport,
-          request_id: entry.requestId,
-          tool: entry.tool,
-          collection_id: entry.collection,
-          outcome: entry.outcome,
-          duration_ms: Math.round(entry.durationMs),
-          created_at: clock.now(),
-        })
-        .execute();
+      await db.insertInto('usage').values(toUsageRow(entry, clock.now())).execute();
     },
 
     async list(
@@ -73,6 +59,22 @@ export function createUsageLog(db: Kysely<Database>, clock: Clock) {
 }
 
 export type UsageLog = ReturnType<typeof createUsageLog>;
+
+/** The stored form of one entry; the only place a usage row is shaped. */
+export function toUsageRow(entry: UsageEntry, now: number): Database['usage'] {
+  return {
+    id: randomUUID(),
+    account_id: entry.accountId,
+    connection_id: entry.connectionId,
+    transport: entry.transport,
+    request_id: entry.requestId,
+    tool: entry.tool,
+    collection_id: entry.collection,
+    outcome: entry.outcome,
+    duration_ms: Math.round(entry.durationMs),
+    created_at: now,
+  };
+}
 
 /** The collection an input names, if any, for the usage record. */
 export function collectionOf(input: unknown): string | null {

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
-import type { UsageEntry } from '../usage/usage-log.js';
+import { toUsageRow, type UsageEntry } from './usage-log.js';
 
 /**
  * Usage rows of `/mcp`, written in batches: the rows of every call that finished in one turn of
@@ -11,7 +10,7 @@ import type { UsageEntry } from '../usage/usage-log.js';
  * this replaces one commit per call (each appending several WAL pages and bringing checkpoints
  * closer) with one commit per turn; with a single client it is one row per turn, as before.
  * A row is written before the client can send its next request, and pending rows are flushed when
- * the server closes. Same columns and rules as `usage/usage-log.ts`: identifiers and outcomes only.
+ * the server closes. Rows are shaped by `toUsageRow`, like every usage row: identifiers and outcomes only.
  */
 export function createUsageBatch(db: Kysely<Database>, clock: Clock, log: FastifyBaseLogger) {
   let rows: Database['usage'][] = [];
@@ -37,18 +36,7 @@ export function createUsageBatch(db: Kysely<Database>, clock: Clock, log: Fastif
   return {
     record(entry: UsageEntry): void {
       if (rows.length === 0) setImmediate(() => void flush());
-      rows.push({
-        id: randomUUID(),
-        account_id: entry.accountId,
-        connection_id: entry.connectionId,
-        transport: entry.transport,
-        request_id: entry.requestId,
-        tool: entry.tool,
-        collection_id: entry.collection,
-        outcome: entry.outcome,
-        duration_ms: Math.round(entry.durationMs),
-        created_at: clock.now(),
-      });
+      rows.push(toUsageRow(entry, clock.now()));
     },
     flush,
   };
