@@ -105,5 +105,20 @@ export const appRootStyles = css`
       .palette-button {
         min-width: 0;
       }
+      .palette-button span,
+      .palette-button kbd,
+      .account {
+        display: none;
+      }
+      header {
+        padding: 0.6rem 1rem;
+        gap: 0.5rem;
+      }
+      main {
+        padding: 1.25rem 1rem;
+      }
+      aside {
+        gap: 0.6rem;
+      }
     }
   `;

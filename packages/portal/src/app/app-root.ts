@@ -83,7 +83,7 @@ export class AppRoot extends LitElement {
       </aside></div>
       <div class="main">
         <header>
-          <button class="palette-button" @click=${() => this.#palette()?.open()} aria-keyshortcuts="Control+K Meta+K">
+          <button class="palette-button" @click=${() => this.#palette()?.open()} aria-label=${t('palette.open')} aria-keyshortcuts="Control+K Meta+K">
             ${icons.search}<span>${t('palette.open')}</span><kbd>Ctrl K</kbd>
           </button>
           <span class="spacer"></span>
