@@ -53,10 +53,9 @@ describe('availability in a browser without WebMCP (no flag)', () => {
     expect(token).toMatch(/^dsc_/);
     expect(await h.page.locator('#mcp-url').inputValue()).toContain('/mcp');
     await h.page.locator('diosc-token-dialog .dialog-actions button').click();
-    await h.page.locator('diosc-token-dialog dialog:not([open])').waitFor({ state: 'attached' });
     await h.page.locator('diosc-connected-apps-page td', { hasText: 'Claude Desktop' }).waitFor();
     // The token is gone from the page once the dialog closed; the server kept only a hash.
-    expect(await h.page.locator('#token').inputValue()).toBe('');
+    await expect.poll(() => h.page.locator('#token').inputValue()).toBe('');
     const rows = await h.server.store.db
       .selectFrom('app_connections')
       .select(['grant_json', 'token_hash', 'transport'])
