@@ -25,3 +25,13 @@ export type { ErrorCode } from './errors/codes.js';
 export { ERROR_CODES, errorCodes, isErrorCode } from './errors/codes.js';
 export type { DioscErrorOptions, WireError } from './errors/diosc-error.js';
 export { DioscError, plainText } from './errors/diosc-error.js';
+export type {
+  BrowserAccessView,
+  ConnectionView,
+  DescriptorsView,
+  GrantEntry,
+  ReviewEffects,
+  ReviewReceipt,
+  SessionView,
+  UsageView,
+} from './owner-api/wire.js';

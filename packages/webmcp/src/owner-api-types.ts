@@ -1,54 +1,21 @@
-import type { CollectionKind, FunctionName, ItemFull, ToolDescriptor } from '@diosc/protocol';
+import type {
+  BrowserAccessView,
+  DescriptorsView,
+  FunctionName,
+  GrantEntry,
+  ReviewReceipt,
+  SessionView,
+} from '@diosc/protocol';
 
-/** Wire shapes of the owner API's browser-access endpoints (docs/api/owner.md). */
-
-export interface GrantEntry {
-  collection: string;
-  functions: ('items_list' | 'item_read' | 'item_write' | 'item_delete')[];
-}
-
-export interface SessionView {
-  account: { id: string; email: string; displayName: string };
-  csrfToken: string;
-  sessionGeneration: number;
-}
-
-export interface BrowserAccessView {
-  enabled: boolean;
-  selection: GrantEntry[] | null;
-  generation: number | null;
-  sessionGeneration: number;
-}
-
-export interface DescriptorsView {
-  tools: ToolDescriptor[];
-  selection: GrantEntry[] | null;
-  generation: number;
-  sessionGeneration: number;
-}
-
-/** What the server says a reviewed change will do. Shown to the owner before anything is dispatched. */
-export interface ReviewEffects {
-  collection: { id: string; title: string; kind: CollectionKind };
-  item: string;
-  action: 'create' | 'replace' | 'metadata' | 'delete';
-  before: ItemFull | null;
-  after: {
-    title?: string;
-    content?: string;
-    contentType?: string;
-    metadata?: Record<string, unknown>;
-  } | null;
-}
-
-export interface ReviewReceipt {
-  id: string;
-  tool: 'item_write' | 'item_delete';
-  input: Record<string, unknown>;
-  digest: string;
-  expiresAt: string;
-  effects: ReviewEffects;
-}
+// The wire shapes live in @diosc/protocol; re-exported so adapter users need one import.
+export type {
+  BrowserAccessView,
+  DescriptorsView,
+  GrantEntry,
+  ReviewEffects,
+  ReviewReceipt,
+  SessionView,
+} from '@diosc/protocol';
 
 export interface ToolCall {
   tool: FunctionName;

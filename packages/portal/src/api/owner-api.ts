@@ -1,33 +1,14 @@
-import type { FunctionName, OperationInputs, OperationOutputs } from '@diosc/protocol';
+import type {
+  ConnectionView,
+  FunctionName,
+  OperationInputs,
+  OperationOutputs,
+  UsageView,
+} from '@diosc/protocol';
 import type { BrowserAccessView, GrantEntry, SessionView } from '@diosc/webmcp';
 import type { Http } from './http.js';
 
-/** An HTTP MCP connection as the owner sees it (server: connections/connections.ts). No token. */
-export interface ConnectionView {
-  id: string;
-  displayName: string;
-  transport: 'http_mcp' | 'browser';
-  provenance: string;
-  grant: GrantEntry[];
-  grantGeneration: number;
-  tokenExpiresAt: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-/** One recorded tool call (server: usage/usage-log.ts). Identifiers and outcomes only. */
-export interface UsageView {
-  id: string;
-  connectionId: string | null;
-  transport: 'http_mcp' | 'browser' | 'owner';
-  requestId: string | null;
-  tool: string;
-  collection: string | null;
-  outcome: string;
-  durationMs: number;
-  at: string;
-}
+export type { ConnectionView, UsageView };
 
 /** The owner API as the portal's own pages call it (docs/api/owner.md). */
 export function createOwnerApi(http: Http) {

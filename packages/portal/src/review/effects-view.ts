@@ -1,3 +1,4 @@
+import type { MessageMetadata } from '@diosc/protocol';
 import type { ReviewReceipt } from '@diosc/webmcp';
 import { css, html, nothing } from 'lit';
 import { t } from '../i18n/i18n.js';
@@ -6,10 +7,10 @@ type Side = {
   title?: string;
   content?: string;
   contentType?: string;
-  metadata?: Record<string, unknown>;
+  metadata?: MessageMetadata;
 } | null;
 
-function metadataText(metadata: Record<string, unknown> | undefined): string | null {
+function metadataText(metadata: MessageMetadata | undefined): string | null {
   if (!metadata) return null;
   const entries = Object.entries(metadata).filter(([name]) => name !== 'from' && name !== 'receivedAt');
   return entries.length

@@ -1,23 +1,11 @@
-import {
-  type CollectionKind,
-  DioscError,
-  type ItemFull,
-  type MessageMetadata,
-  type OperationInputs,
-} from '@diosc/protocol';
+import type { OperationInputs, ReviewEffects } from '@diosc/protocol';
 import type { CallerContext } from '../account/caller.js';
 import { authorizeCollection } from '../account/collections.js';
 import { toFull } from '../account/item-view.js';
+import { planWrite } from '../account/write-plan.js';
 import type { DioscContext } from '../context.js';
 
-/** What a reviewed change would do, shown in the review dialog before the owner accepts it. */
-export interface ReviewEffects {
-  collection: { id: string; title: string; kind: CollectionKind };
-  item: string;
-  action: 'create' | 'replace' | 'metadata' | 'delete';
-  before: ItemFull | null;
-  after: { title?: string; content?: string; contentType?: string; metadata?: MessageMetadata } | null;
-}
+export type { ReviewEffects };
 
 type WriteInput = OperationInputs['item_write'];
 type DeleteInput = OperationInputs['item_delete'];
@@ -44,33 +32,19 @@ export async function describeEffects(
   const base = { collection, item: input.item, before };
   if (tool === 'item_delete') return { ...base, action: 'delete', after: null };
   const write = input as WriteInput;
-  if (collection.kind === 'inbox') {
-    if (write.content !== undefined) {
-      throw new DioscError('unsupported_input', 'Inbox writes edit message metadata only.');
-    }
-    return { ...base, action: 'metadata', after: { metadata: { ...before?.metadata, ...write.metadata } } };
+  const action = planWrite(collection.kind, write);
+  if (action === 'metadata') {
+    return { ...base, action, after: { metadata: { ...before?.metadata, ...write.metadata } } };
   }
-  if (write.metadata !== undefined || write.content === undefined) {
-    throw new DioscError(
-      'unsupported_input',
-      'Message metadata applies to inbox items only; give `content`.',
-    );
-  }
-  if (write.ifMatch === undefined && write.ifNoneMatch === undefined) {
-    throw new DioscError(
-      'invalid_input',
-      'Storage writes are conditional: give ifNoneMatch "*" to create or ifMatch to replace.',
-    );
-  }
-  const creating = write.ifNoneMatch === '*';
+  const creating = action === 'create';
+  const content = write.content!;
   return {
     ...base,
-    action: creating ? 'create' : 'replace',
+    action,
     after: {
-      title: write.content.title ?? (creating ? write.item : (before?.title ?? write.item)),
-      content: write.content.body,
-      contentType:
-        write.content.contentType ?? (creating ? 'text/plain' : (before?.contentType ?? 'text/plain')),
+      title: content.title ?? (creating ? write.item : (before?.title ?? write.item)),
+      content: content.body,
+      contentType: content.contentType ?? (creating ? 'text/plain' : (before?.contentType ?? 'text/plain')),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DioscError } from '@diosc/protocol';
+import { type ConnectionView, DioscError } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import { hashToken, randomSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
@@ -8,19 +8,7 @@ import type { GrantEntry } from './grant.js';
 
 export type ConnectionTransport = AppConnectionsTable['transport'];
 
-/** A connection as the owner sees it. Never carries the token or its hash. */
-export interface ConnectionView {
-  id: string;
-  displayName: string;
-  transport: ConnectionTransport;
-  provenance: string;
-  grant: GrantEntry[];
-  grantGeneration: number;
-  tokenExpiresAt: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export type { ConnectionView };
 
 export type ConnectionRow = AppConnectionsTable;
 

@@ -1,14 +1,11 @@
-import { COLLECTION_FUNCTIONS, type CollectionFunction, DioscError } from '@diosc/protocol';
+import { COLLECTION_FUNCTIONS, type CollectionFunction, DioscError, type GrantEntry } from '@diosc/protocol';
+
+export type { GrantEntry };
+
 import type { Kysely } from 'kysely';
 import type { Grant } from '../account/caller.js';
 import { KIND_FUNCTIONS } from '../account/kinds.js';
 import type { Database } from '../store/schema.js';
-
-/** A grant as stored and as sent on the wire: exact (collection, functions) pairs. */
-export interface GrantEntry {
-  collection: string;
-  functions: CollectionFunction[];
-}
 
 export function toGrant(entries: readonly GrantEntry[]): Grant {
   const collections: Record<string, CollectionFunction[]> = {};

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { UsageView } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
@@ -16,10 +17,7 @@ export interface UsageEntry {
   durationMs: number;
 }
 
-export interface UsageView extends Omit<UsageEntry, 'accountId'> {
-  id: string;
-  at: string;
-}
+export type { UsageView };
 
 /**
  * The usage record. It holds identifiers and outcomes only: never arguments, item content or any

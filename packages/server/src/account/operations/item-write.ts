@@ -12,6 +12,7 @@ import type { OperationContext } from '../context.js';
 import { byteSize, type ItemRow, itemVersion, toSummary } from '../item-view.js';
 import { type MutationOutcome, runMutation } from '../mutation.js';
 import { assertWithinQuota } from '../quotas.js';
+import { planWrite } from '../write-plan.js';
 
 type WriteInput = OperationInputs['item_write'];
 type WriteOutput = OperationOutputs['item_write'];
@@ -27,37 +28,12 @@ export async function itemWrite(
   caller: CallerContext,
   collection: CollectionRecord,
 ): Promise<MutationOutcome<WriteOutput>> {
-  if (collection.kind === 'inbox') {
-    if (input.content !== undefined) {
-      throw new DioscError(
-        'unsupported_input',
-        'Inbox writes edit message metadata only (read, flagged, archived, labels); body and sender cannot change.',
-      );
-    }
-    if (input.ifNoneMatch !== undefined) {
-      throw new DioscError('unsupported_input', 'Inbox messages cannot be created here; only edited.');
-    }
-    return runMutation(ctx, caller, 'item_write', input, (trx) =>
-      writeMessageMetadata(ctx, trx, caller, input),
-    );
-  }
-  if (input.metadata !== undefined) {
-    throw new DioscError(
-      'unsupported_input',
-      'Message metadata applies to inbox items only; give `content`.',
-    );
-  }
-  if (input.ifMatch === undefined && input.ifNoneMatch === undefined) {
-    throw new DioscError(
-      'invalid_input',
-      'Storage writes are conditional: give ifNoneMatch "*" to create or ifMatch with the current version to replace.',
-    );
-  }
-  return runMutation(ctx, caller, 'item_write', input, (trx) =>
-    input.ifNoneMatch === '*'
-      ? createStorageItem(ctx, trx, caller, input)
-      : replaceStorageItem(ctx, trx, caller, input),
-  );
+  const action = planWrite(collection.kind, input);
+  return runMutation(ctx, caller, 'item_write', input, (trx) => {
+    if (action === 'metadata') return writeMessageMetadata(ctx, trx, caller, input);
+    if (action === 'create') return createStorageItem(ctx, trx, caller, input);
+    return replaceStorageItem(ctx, trx, caller, input);
+  });
 }
 
 async function currentRow(trx: Transaction<Database>, caller: CallerContext, input: WriteInput) {
