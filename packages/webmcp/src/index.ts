@@ -32,5 +32,7 @@ export type {
   ToolCall,
 } from './owner-api-types.js';
 export type { OwnerBrowserApiOptions } from './owner-browser-api.js';
-export { createOwnerBrowserApi, TransportFailure } from './owner-browser-api.js';
+export { createOwnerBrowserApi } from './owner-browser-api.js';
+export type { OwnerRequest, OwnerRequestOptions } from './owner-request.js';
+export { createOwnerRequest, TransportFailure } from './owner-request.js';
 export type { ToolResult } from './tool-result.js';

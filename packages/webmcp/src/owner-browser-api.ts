@@ -1,68 +1,18 @@
-import { DioscError, isErrorCode, type WireError } from '@diosc/protocol';
 import type { OwnerBrowserApi } from './owner-api-types.js';
+import { createOwnerRequest, type OwnerRequestOptions, TransportFailure } from './owner-request.js';
 
-export interface OwnerBrowserApiOptions {
-  /** Origin + path prefix of the server; '' (default) means this page's origin. */
-  baseUrl?: string;
-  /** The session's CSRF token, read at request time (it changes with every sign-in). */
-  csrfToken: () => string | null | undefined;
-  fetch?: typeof globalThis.fetch;
-}
+export type OwnerBrowserApiOptions = Omit<OwnerRequestOptions, 'onRefusal'>;
+export { TransportFailure };
 
 /**
- * Thrown when `fetch` itself failed (no HTTP answer). Callers decide what that means: before a write
- * was sent it is a plain failure; after, the outcome is uncertain.
- */
-export class TransportFailure extends Error {
-  constructor(cause: unknown) {
-    super('The browser could not reach the server.', { cause });
-    this.name = 'TransportFailure';
-  }
-}
-
-function wireError(body: unknown): WireError | null {
-  const error = (body as { error?: Partial<WireError> } | null)?.error;
-  if (!error || !isErrorCode(error.code) || typeof error.message !== 'string') return null;
-  return error as WireError;
-}
-
-/**
- * The owner API over `fetch`: cookies same-origin only, `no-store`, `X-CSRF-Token` on every mutation.
- * Refusals become `DioscError`s with the server's code; a non-JSON answer never leaks its text.
+ * The owner API's browser-access endpoints, over `createOwnerRequest`.
  *
  * @example
  * const api = createOwnerBrowserApi({ csrfToken: () => session.csrfToken });
  * const { tools } = await api.descriptors();
  */
 export function createOwnerBrowserApi(options: OwnerBrowserApiOptions): OwnerBrowserApi {
-  const base = `${options.baseUrl ?? ''}/api/owner`;
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-
-  async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method !== 'GET') headers['x-csrf-token'] = options.csrfToken() ?? '';
-    let response: Response;
-    try {
-      response = await doFetch(`${base}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        credentials: 'same-origin',
-        cache: 'no-store',
-        signal,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason ?? error;
-      throw new TransportFailure(error);
-    }
-    if (response.status === 204) return undefined as T;
-    const parsed: unknown = await response.json().catch(() => null);
-    if (response.ok && parsed !== null) return parsed as T;
-    const wire = wireError(parsed);
-    if (wire) throw DioscError.fromWire(wire);
-    throw new DioscError('internal', `The server answered ${response.status} without a usable JSON body.`);
-  }
+  const request = createOwnerRequest(options);
 
   return {
     session: (signal) => request('GET', '/session', undefined, signal),

@@ -1,4 +1,5 @@
-import { DioscError, isErrorCode, type WireError } from '@diosc/protocol';
+import { DioscError } from '@diosc/protocol';
+import { createOwnerRequest, TransportFailure } from '@diosc/webmcp';
 
 export interface HttpOptions {
   /** The session's CSRF token, read at request time (it changes with every sign-in). */
@@ -9,44 +10,26 @@ export interface HttpOptions {
 
 export type Http = <T>(method: string, path: string, body?: unknown, signal?: AbortSignal) => Promise<T>;
 
-function wireError(body: unknown): WireError | null {
-  const error = (body as { error?: Partial<WireError> } | null)?.error;
-  if (!error || !isErrorCode(error.code) || typeof error.message !== 'string') return null;
-  return error as WireError;
-}
-
 /**
- * `fetch` for the owner API: same-origin cookies, never cached (`no-store` — private data must not
- * land in any HTTP cache; the portal has no service worker), the CSRF header on every mutation, and
- * refusals as `DioscError` with the server's stable code. A non-JSON answer never leaks its text.
+ * The owner API for the portal's own pages: the adapter's request (same-origin cookies, `no-store`
+ * — the portal has no service worker — CSRF header on mutations, refusals as `DioscError`), plus a
+ * reaction to 401s so the session state follows the server.
  */
 export function createHttp(options: HttpOptions): Http {
+  const request = createOwnerRequest({
+    csrfToken: options.csrfToken,
+    onRefusal(error, status, path) {
+      if (status === 401 && path !== '/session') options.onUnauthenticated(error);
+    },
+  });
   return async function http<T>(method: string, path: string, body?: unknown, signal?: AbortSignal) {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method !== 'GET') headers['x-csrf-token'] = options.csrfToken() ?? '';
-    let response: Response;
     try {
-      response = await fetch(`/api/owner${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        credentials: 'same-origin',
-        cache: 'no-store',
-        signal,
-      });
+      return await request<T>(method, path, body, signal);
     } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new DioscError('internal', 'The server could not be reached.', { cause: error });
+      if (error instanceof TransportFailure) {
+        throw new DioscError('internal', 'The server could not be reached.', { cause: error });
+      }
+      throw error;
     }
-    if (response.status === 204) return undefined as T;
-    const parsed: unknown = await response.json().catch(() => null);
-    if (response.ok && parsed !== null) return parsed as T;
-    const wire = wireError(parsed);
-    const error = wire
-      ? DioscError.fromWire(wire)
-      : new DioscError('internal', `The server answered ${response.status}.`);
-    if (response.status === 401 && path !== '/session') options.onUnauthenticated(error);
-    throw error;
   };
 }
