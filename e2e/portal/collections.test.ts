@@ -26,6 +26,8 @@ describe('collections', () => {
   });
 
   it('saves a storage item with its version, and says so clearly when someone saved first', async () => {
+    // A person edits once the item is there: its header shows the version they start from.
+    await h.page.locator('diosc-item-panel header', { hasText: 'version 1' }).waitFor();
     const draft = h.page.locator('diosc-item-panel #draft');
     await draft.fill('1. Diagram editor\n2. Voice navigation\n3. Offline mode');
     await h.page.locator('diosc-item-panel button[type="submit"]').click();
@@ -109,5 +111,57 @@ describe('collections', () => {
         .count(),
     ).toBe(0);
     expect(await h.page.locator('diosc-collections-page .page-head button.primary').count()).toBe(0);
+  });
+
+  it('keeps what the owner typed after a save when the collection list refreshes underneath', async () => {
+    await h.page.locator('diosc-collections-page a[href="/collections/notes"]').click();
+    await h.page.locator('diosc-collections-page a[href="/collections/notes/groceries"]').click();
+    const header = h.page.locator('diosc-item-panel header');
+    await header.filter({ hasText: 'version 1' }).waitFor();
+
+    // Every save refreshes the list (for the counts). Hold that refresh until the owner has typed on.
+    let release = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    const list = '**/api/owner/operations/collections_list';
+    await h.page.route(list, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const draft = h.page.locator('diosc-item-panel #draft');
+    await draft.fill('Milk');
+    await h.page.locator('diosc-item-panel button[type="submit"]').click();
+    await header.filter({ hasText: 'version 2' }).waitFor();
+    await draft.fill('Milk, eggs');
+
+    // Meanwhile someone else deleted a note, so the refreshed list visibly differs: its count drops.
+    const notes = () =>
+      h.server.store.db
+        .selectFrom('items')
+        .select('id')
+        .where('account_id', '=', h.server.accountId)
+        .where('collection_id', '=', 'notes');
+    const before = (await notes().execute()).length;
+    await h.server.store.db
+      .deleteFrom('items')
+      .where('account_id', '=', h.server.accountId)
+      .where('collection_id', '=', 'notes')
+      .where('id', '=', 'ideas')
+      .execute();
+    expect((await notes().execute()).length).toBe(before - 1);
+    release();
+    const count = new RegExp(`^\\s*${before - 1}\\s*$`);
+    await h.page
+      .locator('diosc-collections-page a[href="/collections/notes"] .badge', { hasText: count })
+      .waitFor();
+    await h.page.unroute(list);
+
+    // The open item was not re-read: the draft, and the version it was started from, are still there.
+    expect(await header.textContent()).toContain('version 2');
+    expect(await draft.inputValue()).toBe('Milk, eggs');
+    await h.page.locator('diosc-item-panel button[type="submit"]').click();
+    await header.filter({ hasText: 'version 3' }).waitFor();
+    expect(await note('groceries')).toMatchObject({ content: 'Milk, eggs', version: 3 });
   });
 });

@@ -45,10 +45,19 @@ export class ItemPanel extends LitElement {
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('itemId') || changed.has('collection')) void this.#load();
+    // The page hands down a fresh collection row every time it refreshes its list (after each save,
+    // for the counts), so only another item or another collection ID means another item. Reloading
+    // on the row's identity threw away the draft and the conflict notice the owner was working on.
+    const previous = changed.get('collection') as CollectionRow | undefined;
+    const otherCollection = changed.has('collection') && previous?.id !== this.collection.id;
+    if (changed.has('itemId') || otherCollection) void this.#load();
   }
 
+  /** Bumped by every load, so an answer for an item the panel has since left is dropped. */
+  #loading = 0;
+
   async #load(): Promise<void> {
+    const ticket = ++this.#loading;
     this.item = null;
     this.error = null;
     this.conflict = false;
@@ -57,9 +66,9 @@ export class ItemPanel extends LitElement {
         collection: this.collection.id,
         item: this.itemId,
       });
-      this.item = result.item;
+      if (ticket === this.#loading) this.item = result.item;
     } catch (error) {
-      this.error = errorText(error);
+      if (ticket === this.#loading) this.error = errorText(error);
     }
   }
 
@@ -72,6 +81,7 @@ export class ItemPanel extends LitElement {
     done: string,
   ) {
     if (!this.item) return;
+    const ticket = this.#loading;
     this.busy = true;
     this.error = null;
     try {
@@ -81,11 +91,14 @@ export class ItemPanel extends LitElement {
         requestId: crypto.randomUUID(),
         ...input,
       });
-      this.conflict = false;
       this.portal.toasts.show('success', done);
+      // The owner may have opened another item while this one was saving: leave that one alone.
+      if (ticket !== this.#loading || !this.item) return;
+      this.conflict = false;
       this.item = { ...this.item, ...result.item, ...(input.content ? { content: input.content.body } : {}) };
       this.#changed(this.item.id);
     } catch (error) {
+      if (ticket !== this.#loading) return;
       this.conflict = errorCode(error) === 'precondition_failed';
       this.error = this.conflict ? null : errorText(error);
     } finally {

@@ -59,7 +59,11 @@ export class CollectionsPage extends LitElement {
     }
   }
 
+  /** Bumped by every list load, so a late answer for a collection the owner has left is dropped. */
+  #listing = 0;
+
   async #loadItems(): Promise<void> {
+    const ticket = ++this.#listing;
     this.items = null;
     if (this.collection === null) return;
     try {
@@ -67,9 +71,9 @@ export class CollectionsPage extends LitElement {
         collection: this.collection,
         limit: 100,
       });
-      this.items = result.items;
+      if (ticket === this.#listing) this.items = result.items;
     } catch (error) {
-      this.error = errorText(error);
+      if (ticket === this.#listing) this.error = errorText(error);
     }
   }
 
