@@ -70,12 +70,18 @@ export class ActivityLog extends LitElement {
     this.#unsubscribe?.();
   }
 
+  /** Bumped by every reload: calls in quick succession overlap, and only the newest answer counts. */
+  #reloading = 0;
+
   async reload(): Promise<void> {
+    const ticket = ++this.#reloading;
     try {
-      this.entries = (await this.portal.api.browserActivity()).entries;
+      const { entries } = await this.portal.api.browserActivity();
+      if (ticket !== this.#reloading) return;
+      this.entries = entries;
       this.error = null;
     } catch (error) {
-      this.error = errorText(error);
+      if (ticket === this.#reloading) this.error = errorText(error);
     }
   }
 
