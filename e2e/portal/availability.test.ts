@@ -213,6 +213,17 @@ describe('availability in Chromium with WebMCP', () => {
     await other.locator('#email').waitFor();
     await expect.poll(() => agent.tools()).toEqual([]);
     await h.page.locator('diosc-sign-in-page [role="status"]').waitFor();
+    // The same news arrives twice (BroadcastChannel and the `storage` fallback), sometimes far apart:
+    // the second re-read of the session must leave the notice in place.
+    await h.page.evaluate(async () => {
+      const app = document.querySelector('diosc-app') as HTMLElement & {
+        portal: { session: { refresh(): Promise<void> } };
+        updateComplete: Promise<boolean>;
+      };
+      await app.portal.session.refresh();
+      await app.updateComplete;
+    });
+    expect(await h.page.locator('diosc-sign-in-page [role="status"]').count()).toBe(1);
     await other.locator('#email').fill('owner@localhost');
     await other.locator('#password').fill(OWNER_PASSWORD);
     await other.locator('button[type="submit"]').click();

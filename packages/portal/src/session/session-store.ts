@@ -39,8 +39,10 @@ export function createSessionStore(getApi: () => OwnerApi) {
   }
 
   function endedBy(error: unknown, notice: SignedOutNotice): void {
-    // An expired session stays expired (with its banner) until the owner signs in again.
-    if (state.value.status === 'expired') return;
+    // An expired session stays expired (with its banner) until the owner signs in again, and a tab
+    // already on the sign-in page keeps its notice: one announcement arrives twice (channel and
+    // `storage`), and the second re-read used to replace "signed out elsewhere" with no notice.
+    if (state.value.status === 'expired' || state.value.status === 'signed-out') return;
     const known = current();
     const expired = DioscError.isInstance(error) && error.code === 'session_expired';
     if (known && expired) state.set({ status: 'expired', account: known.account });
