@@ -2,8 +2,8 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../packages/server/test/support/server.js';
 import { OWNER_PASSWORD } from '../../packages/server/test/support/store.js';
+import { recordCdpEvents } from '../support/cdp-events.js';
 import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
-import { recordEvents } from './support/cdp-events.js';
 import { type NativeCheck, type NativeReport, writeNativeReport } from './support/report.js';
 import { addTestPage, bundleTestPage } from './support/test-page.js';
 
@@ -40,7 +40,7 @@ let server: TestServer;
 let browser: Browser;
 let page: Page;
 let cdp: CDPSession;
-let events: ReturnType<typeof recordEvents>;
+let events: ReturnType<typeof recordCdpEvents>;
 let frameId = '';
 /** `DIOSC_NATIVE_WEBMCP_FLAG=off` launches without the flag, to see the "API missing" report path. */
 const withFlag = process.env.DIOSC_NATIVE_WEBMCP_FLAG !== 'off';
@@ -126,7 +126,7 @@ describe('native WebMCP in Debian Chromium', () => {
     report.browser = `Chromium ${browser.version()}`;
     page = await browser.newPage();
     cdp = await page.context().newCDPSession(page);
-    events = recordEvents(cdp, ['WebMCP.toolsAdded', 'WebMCP.toolsRemoved', 'WebMCP.toolResponded']);
+    events = recordCdpEvents(cdp, ['WebMCP.toolsAdded', 'WebMCP.toolsRemoved', 'WebMCP.toolResponded']);
     await page.goto(`${server.url}/__test/webmcp`);
     await page.waitForFunction(() => 'dioscTest' in window);
     await cdp.send('WebMCP.enable' as never);

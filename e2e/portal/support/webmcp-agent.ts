@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright-core';
-import { recordCdpEvents } from './cdp-events.js';
+import { recordCdpEvents } from '../../support/cdp-events.js';
 
 export interface ToolResponse {
   invocationId: string;
