@@ -1,5 +1,6 @@
 import type { ItemFull, ItemSummary, MessageMetadata } from '@diosc/protocol';
-import type { ItemsTable } from '../store/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database, ItemsTable } from '../store/schema.js';
 
 export type ItemRow = ItemsTable;
 
@@ -40,4 +41,18 @@ function cutAt(text: string, max: number): string {
 
 export function byteSize(text: string): number {
   return Buffer.byteLength(text, 'utf8');
+}
+
+/** The stored row of one item, or undefined; `db` may be a transaction. */
+export function findItemRow(
+  db: Kysely<Database>,
+  key: { accountId: string; collection: string; item: string },
+): Promise<ItemRow | undefined> {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('account_id', '=', key.accountId)
+    .where('collection_id', '=', key.collection)
+    .where('id', '=', key.item)
+    .executeTakeFirst();
 }

@@ -1,7 +1,7 @@
 import type { OperationInputs, ReviewEffects } from '@diosc/protocol';
 import type { CallerContext } from '../account/caller.js';
 import { authorizeCollection } from '../account/collections.js';
-import { toFull } from '../account/item-view.js';
+import { findItemRow, toFull } from '../account/item-view.js';
 import { planWrite } from '../account/write-plan.js';
 import type { DioscContext } from '../context.js';
 
@@ -21,13 +21,11 @@ export async function describeEffects(
   input: WriteInput | DeleteInput,
 ): Promise<ReviewEffects> {
   const collection = await authorizeCollection(ctx.store.db, caller, input.collection, tool);
-  const row = await ctx.store.db
-    .selectFrom('items')
-    .selectAll()
-    .where('account_id', '=', caller.accountId)
-    .where('collection_id', '=', input.collection)
-    .where('id', '=', input.item)
-    .executeTakeFirst();
+  const row = await findItemRow(ctx.store.db, {
+    accountId: caller.accountId,
+    collection: input.collection,
+    item: input.item,
+  });
   const before = row ? toFull(row, ctx.core.limits.readContentMaxChars) : null;
   const base = { collection, item: input.item, before };
   if (tool === 'item_delete') return { ...base, action: 'delete', after: null };

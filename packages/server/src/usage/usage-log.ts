@@ -4,18 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
 
-/** One tool call as recorded: who, through what, which tool on which collection, and how it ended. */
-export interface UsageEntry {
-  accountId: string;
-  connectionId: string | null;
-  transport: 'http_mcp' | 'browser' | 'owner';
-  requestId: string | null;
-  tool: string;
-  collection: string | null;
-  /** `ok`, `replayed`, or the error code. */
-  outcome: string;
-  durationMs: number;
-}
+/** One tool call as recorded: the owner API's usage view, less its id and time, plus the account. */
+export type UsageEntry = Omit<UsageView, 'id' | 'at'> & { accountId: string };
 
 export type { UsageView };
 

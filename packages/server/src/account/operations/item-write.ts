@@ -9,7 +9,7 @@ import type { Database } from '../../store/schema.js';
 import type { CallerContext } from '../caller.js';
 import type { CollectionRecord } from '../collections.js';
 import type { OperationContext } from '../context.js';
-import { byteSize, type ItemRow, itemVersion, toSummary } from '../item-view.js';
+import { byteSize, findItemRow, type ItemRow, itemVersion, toSummary } from '../item-view.js';
 import { type MutationOutcome, runMutation } from '../mutation.js';
 import { assertWithinQuota } from '../quotas.js';
 import { planWrite } from '../write-plan.js';
@@ -36,14 +36,8 @@ export async function itemWrite(
   });
 }
 
-async function currentRow(trx: Transaction<Database>, caller: CallerContext, input: WriteInput) {
-  return trx
-    .selectFrom('items')
-    .selectAll()
-    .where('account_id', '=', caller.accountId)
-    .where('collection_id', '=', input.collection)
-    .where('id', '=', input.item)
-    .executeTakeFirst();
+function currentRow(trx: Transaction<Database>, caller: CallerContext, input: WriteInput) {
+  return findItemRow(trx, { accountId: caller.accountId, collection: input.collection, item: input.item });
 }
 
 function assertVersion(row: ItemRow, ifMatch: string | undefined): void {
