@@ -22,6 +22,7 @@ export async function startPostgres() {
       return undefined;
     }
     console.log('› Installing Debian postgresql…');
+    must('apt-get', ['update', '-qq']);
     must('apt-get', ['install', '-y', '-qq', 'postgresql'], {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
