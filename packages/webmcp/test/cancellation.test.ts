@@ -1,7 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { FakeModelContext } from './support/fake-model-context.js';
-import { failure, harness, settle } from './support/harness.js';
+import { failure, registeredHarness, settle } from './support/harness.js';
 
 const WRITE = {
   collection: 'notes',
@@ -11,16 +10,9 @@ const WRITE = {
   content: { body: 'hello' },
 };
 
-async function registered() {
-  const context = new FakeModelContext();
-  const h = harness({ api: 'current', context });
-  await h.adapter.sync(h.api.sessionGeneration);
-  return { ...h, context };
-}
-
 describe('execution cancellation', () => {
   it('an already-aborted call sends nothing and says cancelled', async () => {
-    const { context, api, activity } = await registered();
+    const { context, api, activity } = await registeredHarness();
     const controller = new AbortController();
     controller.abort();
     expect(
@@ -32,7 +24,7 @@ describe('execution cancellation', () => {
   });
 
   it('cancelling during review stops the undispatched write', async () => {
-    const { context, api, review, adapter } = await registered();
+    const { context, api, review, adapter } = await registeredHarness();
     const controller = new AbortController();
     const pending = context.invoke('item_write', WRITE, controller.signal);
     const { request } = await review.next();
@@ -46,7 +38,7 @@ describe('execution cancellation', () => {
   });
 
   it('cancelling a read in flight forwards the abort and says cancelled', async () => {
-    const { context, api } = await registered();
+    const { context, api } = await registeredHarness();
     api.hold('dispatch');
     const controller = new AbortController();
     const pending = context.invoke('items_list', { collection: 'notes' }, controller.signal);
@@ -56,7 +48,7 @@ describe('execution cancellation', () => {
   });
 
   it('cancelling after the write was sent reports uncertain with the request ID and never retries', async () => {
-    const { context, api, review, activity } = await registered();
+    const { context, api, review, activity } = await registeredHarness();
     const gate = api.hold('execute');
     const controller = new AbortController();
     const pending = context.invoke('item_write', WRITE, controller.signal);
@@ -76,7 +68,7 @@ describe('execution cancellation', () => {
   });
 
   it('a write sent before sign-out is uncertain, not reported and not retried', async () => {
-    const { context, api, review, adapter } = await registered();
+    const { context, api, review, adapter } = await registeredHarness();
     const gate = api.hold('execute', { answerDespiteAbort: true });
     const pending = context.invoke('item_write', WRITE);
     (await review.next()).resolve('accept');

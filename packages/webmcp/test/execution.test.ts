@@ -1,7 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { FakeModelContext } from './support/fake-model-context.js';
-import { failure, harness } from './support/harness.js';
+import { failure, registeredHarness } from './support/harness.js';
 
 const WRITE = {
   collection: 'notes',
@@ -11,16 +10,9 @@ const WRITE = {
   content: { body: 'hello' },
 };
 
-async function registered() {
-  const context = new FakeModelContext();
-  const h = harness({ api: 'current', context });
-  await h.adapter.sync(h.api.sessionGeneration);
-  return { ...h, context };
-}
-
 describe('reads', () => {
   it('dispatch to the owner API and return content + structuredContent', async () => {
-    const { context, api, activity } = await registered();
+    const { context, api, activity } = await registeredHarness();
     const output = await context.invoke('items_list', { collection: 'notes' });
     const result = {
       collection: 'notes',
@@ -47,7 +39,7 @@ describe('reads', () => {
   });
 
   it('turn a server refusal into an error with the stable code, never HTML', async () => {
-    const { context, api } = await registered();
+    const { context, api } = await registeredHarness();
     api.refuseNext.set('dispatch', 'not_granted');
     const error = await failure(context.invoke('items_list', { collection: 'drive' }));
     expect(error.code).toBe('not_granted');
@@ -56,7 +48,7 @@ describe('reads', () => {
   });
 
   it('record only well-formed identifiers in activity entries', async () => {
-    const { context, api, activity } = await registered();
+    const { context, api, activity } = await registeredHarness();
     api.refuseNext.set('dispatch', 'invalid_input');
     await failure(context.invoke('items_list', { collection: '<img src=x onerror=alert(1)>' }));
     expect(activity.at(-1)).toMatchObject({ tool: 'items_list', outcome: 'error', code: 'invalid_input' });
@@ -64,7 +56,7 @@ describe('reads', () => {
   });
 
   it('refuse input that is not an object without calling the server', async () => {
-    const { context, api } = await registered();
+    const { context, api } = await registeredHarness();
     const error = await failure(context.invoke('items_list', 'collection=notes'));
     expect(error.code).toBe('invalid_input');
     expect(api.count('dispatch')).toBe(0);
@@ -73,7 +65,7 @@ describe('reads', () => {
 
 describe('writes', () => {
   it('run prepare → review → acknowledge → execute with the input captured at call time', async () => {
-    const { context, api, review } = await registered();
+    const { context, api, review } = await registeredHarness();
     const input = structuredClone(WRITE);
     const pending = context.invoke('item_write', input);
     const { request, resolve } = await review.next();
@@ -104,7 +96,7 @@ describe('writes', () => {
   });
 
   it('a rejected review is a clear refusal (declined) and nothing is acknowledged or executed', async () => {
-    const { context, api, review, activity } = await registered();
+    const { context, api, review, activity } = await registeredHarness();
     const pending = context.invoke('item_write', WRITE);
     (await review.next()).resolve('reject');
     const error = await failure(pending);
@@ -118,7 +110,7 @@ describe('writes', () => {
   });
 
   it('refuses a receipt that does not bind the requested input', async () => {
-    const { context, api, review } = await registered();
+    const { context, api, review } = await registeredHarness();
     const original = api.prepare.bind(api);
     api.prepare = async (call, signal) => {
       const answer = await original(call, signal);

@@ -2,14 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolExecuteCallback } from '../src/index.js';
 import { FakeModelContext } from './support/fake-model-context.js';
-import { failure, harness, settle } from './support/harness.js';
+import { failure, harness, registeredHarness, settle } from './support/harness.js';
 
 async function registered() {
-  const context = new FakeModelContext();
-  const h = harness({ api: 'current', context });
-  await h.adapter.sync(h.api.sessionGeneration);
-  const retained: ToolExecuteCallback = context.tools.get('items_list')!.execute;
-  return { ...h, context, retained };
+  const h = await registeredHarness();
+  const retained: ToolExecuteCallback = h.context.tools.get('items_list')!.execute;
+  return { ...h, retained };
 }
 
 describe('retained callbacks', () => {

@@ -7,6 +7,7 @@ import {
   type ReviewRequest,
   type WebMcpAdapter,
 } from '../../src/index.js';
+import { FakeModelContext } from './fake-model-context.js';
 import { FakeOwnerApi } from './fake-owner-api.js';
 
 /** A window double: an EventTarget with a settable `navigator.onLine`. */
@@ -59,6 +60,14 @@ export function harness(platform: DetectedModelContext | null, api = new FakeOwn
 }
 
 /** Awaits a promise that must reject with a Diosc error and returns that error. */
+/** A harness on the current API whose adapter has already registered its tools. */
+export async function registeredHarness() {
+  const context = new FakeModelContext();
+  const h = harness({ api: 'current', context });
+  await h.adapter.sync(h.api.sessionGeneration);
+  return { ...h, context };
+}
+
 export async function failure(promise: Promise<unknown>): Promise<DioscError> {
   try {
     await promise;
