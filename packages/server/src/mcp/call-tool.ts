@@ -1,4 +1,4 @@
-import { DioscError, FUNCTION_NAMES, ID_PATTERN, REQUEST_ID_PATTERN, type WireError } from '@diosc/protocol';
+import { DioscError, FUNCTION_NAMES, type WireError } from '@diosc/protocol';
 import { isValidOutput } from '@diosc/protocol/validators';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
@@ -6,13 +6,12 @@ import type { CallerContext } from '../account/caller.js';
 import { exposedFunctions, toGrant } from '../connections/grant.js';
 import type { DioscContext } from '../context.js';
 import type { UsageBatch } from '../usage/usage-batch.js';
+import { collectionOf, requestIdOf, toolOf } from '../usage/usage-log.js';
 import type { McpPrincipal } from './guard.js';
 
 /** `last_used_at` is a coarse "recently active" marker; writing it more often buys nothing. */
 const TOUCH_INTERVAL_MS = 60_000;
 const MUTATING = new Set(['item_write', 'item_delete']);
-const requestIdPattern = new RegExp(REQUEST_ID_PATTERN);
-const idPattern = new RegExp(ID_PATTERN);
 
 export type ToolCallOutcome =
   | { kind: 'result'; result: CallToolResult }
@@ -27,12 +26,6 @@ function okResult(value: object): CallToolResult {
 function errorResult(error: WireError): CallToolResult {
   const body = { error };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
-}
-
-/** Only well-formed identifiers reach the usage record: never free text from the arguments. */
-function identifier(args: Record<string, unknown>, key: string, pattern: RegExp): string | null {
-  const value = args[key];
-  return typeof value === 'string' && pattern.test(value) ? value : null;
 }
 
 /**
@@ -54,7 +47,7 @@ export async function callTool(
   signal: AbortSignal,
 ): Promise<ToolCallOutcome> {
   const started = performance.now();
-  const requestId = identifier(args, 'requestId', requestIdPattern);
+  const requestId = requestIdOf(args);
   const exposed = exposedFunctions(principal.grant).includes(name);
   let outcome: string;
   let answer: ToolCallOutcome;
@@ -99,8 +92,8 @@ export async function callTool(
     connectionId: principal.connectionId,
     transport: 'http_mcp',
     requestId,
-    tool: known ? name : '(unknown)',
-    collection: identifier(args, 'collection', idPattern),
+    tool: toolOf(name),
+    collection: collectionOf(args),
     outcome,
     durationMs: performance.now() - started,
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { UsageView } from '@diosc/protocol';
+import { FUNCTION_NAMES, ID_PATTERN, REQUEST_ID_PATTERN, type UsageView } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
@@ -64,8 +64,25 @@ export function toUsageRow(entry: UsageEntry, now: number): Database['usage'] {
   };
 }
 
-/** The collection an input names, if any, for the usage record. */
+const requestIdPattern = new RegExp(REQUEST_ID_PATTERN);
+const idPattern = new RegExp(ID_PATTERN);
+
+function identifier(input: unknown, key: string, pattern: RegExp): string | null {
+  const value = (input as Record<string, unknown> | null)?.[key];
+  return typeof value === 'string' && pattern.test(value) ? value : null;
+}
+
+/** The request ID an input names, if it is a well-formed one: never free text in the usage record. */
+export function requestIdOf(input: unknown): string | null {
+  return identifier(input, 'requestId', requestIdPattern);
+}
+
+/** The collection an input names, if it is a well-formed ID: never free text in the usage record. */
 export function collectionOf(input: unknown): string | null {
-  const value = (input as { collection?: unknown } | null)?.collection;
-  return typeof value === 'string' ? value.slice(0, 128) : null;
+  return identifier(input, 'collection', idPattern);
+}
+
+/** The tool name as recorded: a catalog name, or `(unknown)` for anything else a caller sent. */
+export function toolOf(name: string): string {
+  return (FUNCTION_NAMES as readonly string[]).includes(name) ? name : '(unknown)';
 }
