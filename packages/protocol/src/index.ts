@@ -26,6 +26,44 @@ export { ERROR_CODES, errorCodes, isErrorCode } from './errors/codes.js';
 export type { DioscErrorOptions, WireError } from './errors/diosc-error.js';
 export { DioscError, plainText } from './errors/diosc-error.js';
 export type {
+  ConsensusDecision,
+  ConsensusOutcome,
+  ConsensusRequest,
+  IntentDecisionReport,
+} from './hub-api/consensus.js';
+export { DECLINED_BY_USER, declinedMessage } from './hub-api/consensus.js';
+export type {
+  ConversationMessage,
+  HubEvent,
+  HubEventBody,
+  HubEventType,
+  ToolActivity,
+  ToolLocation,
+} from './hub-api/events.js';
+export type { FileDescriptor } from './hub-api/files.js';
+export type { BrowserInterrupt, InterruptAnswer } from './hub-api/interrupts.js';
+export { INTERRUPT_ANSWER_MAX_BYTES } from './hub-api/interrupts.js';
+export type { ApprovalSeverity, IntentMetadata, PageRegistry, PageSnapshot } from './hub-api/page.js';
+export {
+  CLIENT_TOOL_NAME_PATTERN,
+  INTENT_TOOL_PREFIX,
+  intentToolName,
+  PAGE_LIMITS,
+} from './hub-api/page.js';
+export type { HubBodyName } from './hub-api/schemas.js';
+export { HUB_BODY_SCHEMAS } from './hub-api/schemas.js';
+export type {
+  AssistantPublicView,
+  ConversationSummary,
+  ConversationView,
+  OpenSessionRequest,
+  SendMessageRequest,
+  SendMessageResponse,
+  TurnStatus,
+  TurnView,
+  VisitorSessionView,
+} from './hub-api/sessions.js';
+export type {
   BrowserAccessView,
   ConnectionView,
   DescriptorsView,

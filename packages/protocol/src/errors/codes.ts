@@ -83,6 +83,68 @@ export const ERROR_CODES = {
       'The request was cancelled after dispatch; it may have committed. Check the receipt; do not retry under a new request ID.',
   },
   declined: { status: 409, retryable: false, message: 'The change was declined by the user.' },
+  unknown_assistant: {
+    status: 401,
+    retryable: false,
+    message: 'There is no assistant with that publishable key.',
+  },
+  origin_not_allowed: {
+    status: 403,
+    retryable: false,
+    message: 'This page origin is not allowed to use the assistant.',
+  },
+  identity_invalid: {
+    status: 401,
+    retryable: false,
+    message: 'The signed visitor identity could not be verified.',
+  },
+  turn_in_progress: {
+    status: 409,
+    retryable: true,
+    message: 'A turn is still running in this conversation; wait for it or cancel it.',
+  },
+  turn_not_active: { status: 409, retryable: false, message: 'The turn has already ended.' },
+  interrupt_not_pending: {
+    status: 409,
+    retryable: false,
+    message: 'That interrupt is not waiting for an answer.',
+  },
+  result_conflict: {
+    status: 409,
+    retryable: false,
+    message: 'This interrupt was already answered with a different result.',
+  },
+  consensus_not_pending: {
+    status: 409,
+    retryable: false,
+    message: 'That approval request is not waiting for a decision.',
+  },
+  decision_mismatch: {
+    status: 409,
+    retryable: false,
+    message: 'The decision does not match the exact arguments under review.',
+  },
+  path_not_in_sitemap: {
+    status: 400,
+    retryable: false,
+    message: "The path is not one of the assistant's Sitemap routes.",
+  },
+  tool_not_offered: {
+    status: 400,
+    retryable: false,
+    message: 'That tool is not offered to the model in this turn.',
+  },
+  interrupt_timed_out: {
+    status: 408,
+    retryable: false,
+    message: 'The page did not answer the browser tool in time.',
+  },
+  model_failed: {
+    status: 502,
+    retryable: true,
+    message: 'The model provider failed or could not be reached.',
+  },
+  tool_failed: { status: 502, retryable: false, message: 'The server tool failed.' },
   internal: { status: 500, retryable: true, message: 'Something went wrong on the server.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
