@@ -1,3 +1,5 @@
+import type { HubDatabase } from './hub-schema.js';
+
 /**
  * Row types of every table. Times are epoch milliseconds (BIGINT on PostgreSQL, INTEGER on SQLite);
  * JSON values are TEXT so one set of queries serves both dialects.
@@ -101,7 +103,7 @@ export interface ReviewReceiptsTable {
   expires_at: number;
 }
 
-export interface Database {
+export interface Database extends HubDatabase {
   accounts: AccountsTable;
   collections: CollectionsTable;
   items: ItemsTable;
