@@ -3,6 +3,8 @@ import type { Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import type { Connections } from './connections/connections.js';
 import type { Store } from './store/dialect.js';
+import type { HubServices } from './hub/hub-services.js';
+import type { TurnRunner } from './hub/turns/turn-runner.js';
 import type { UsageLog } from './usage/usage-log.js';
 
 /** Per-app state, decorated onto the Fastify instance as `app.diosc`; never a module global. */
@@ -13,6 +15,8 @@ export interface DioscContext {
   clock: Clock;
   connections: Connections;
   usage: UsageLog;
+  /** The assistant hub, once its plugin is registered. */
+  hub?: { services: HubServices; runner: TurnRunner };
 }
 
 declare module 'fastify' {

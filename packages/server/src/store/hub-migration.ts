@@ -88,6 +88,7 @@ export const hubMigration: Migration = {
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('severity', 'text')
       .addColumn('args_digest', 'text', (c) => c.notNull())
+      .addColumn('schema_json', 'text')
       .addColumn('answer_json', 'text')
       .addColumn('answer_digest', 'text')
       .addColumn('output_json', 'text')

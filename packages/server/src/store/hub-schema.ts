@@ -75,6 +75,8 @@ export interface HubToolCallsTable {
   status: 'ready' | 'running' | 'interrupt' | 'consensus' | 'done';
   severity: string | null;
   args_digest: string;
+  /** The input schema the arguments were checked against (for an Edit, re-checked). */
+  schema_json: string | null;
   /** The answer (interrupt) or decision (consensus) as received, and its digest for repeats. */
   answer_json: string | null;
   answer_digest: string | null;
