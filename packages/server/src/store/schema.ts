@@ -113,3 +113,13 @@ export interface Database extends HubDatabase {
   usage: UsageTable;
   review_receipts: ReviewReceiptsTable;
 }
+
+export type {
+  HubAssistantsTable,
+  HubConversationsTable,
+  HubEventsTable,
+  HubMessagesTable,
+  HubToolCallsTable,
+  HubTurnsTable,
+  HubVisitorSessionsTable,
+} from './hub-schema.js';

@@ -27,6 +27,8 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         reply.header('x-accel-buffering', 'no');
         reply.sse.keepAlive();
         reply.sse.sendHeaders(200);
+        // Headers go out now, so a client knows the stream is open before the first event.
+        reply.raw.flushHeaders();
 
         let wake: (() => void) | undefined;
         let pending = true;
