@@ -40,13 +40,42 @@ export function buildPrompt(messages: StoredMessage[]): ModelMessage[] {
   messages.forEach((message, index) => {
     if (message.snapshot) newest = index;
   });
-  return messages.map((message, index) => {
+  return closeUnanswered(messages.map((message, index) => {
     if (!message.snapshot) return message.content;
     const page = index === newest ? renderSnapshot(message.snapshot) : SNAPSHOT_PLACEHOLDER;
     if (message.content.role === 'user') return withSnapshot(message.content, page);
     if (message.content.role === 'tool') return withNavigatePage(message.content, page);
     return message.content;
-  });
+  }));
+}
+
+/**
+ * A turn that was cancelled or failed while tools were out leaves calls without results; every
+ * provider refuses such a history, so each gets an explicit "ended before it returned" result.
+ */
+function closeUnanswered(messages: ModelMessage[]): ModelMessage[] {
+  const answered = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) if (part.type === 'tool-result') answered.add(part.toolCallId);
+  }
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    out.push(message);
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    const missing = message.content.filter((part) => part.type === 'tool-call' && !answered.has(part.toolCallId));
+    if (missing.length === 0) continue;
+    out.push({
+      role: 'tool',
+      content: missing.map((part) => ({
+        type: 'tool-result' as const,
+        toolCallId: (part as { toolCallId: string }).toolCallId,
+        toolName: (part as { toolName: string }).toolName,
+        output: { type: 'error-text' as const, value: 'cancelled: the turn ended before this tool returned.' },
+      })),
+    });
+  }
+  return out;
 }
 
 function withSnapshot(message: UserModelMessage, page: string): UserModelMessage {
