@@ -71,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: String(merged.logLevel ?? 'info'),
     portalDir: merged.portalDir === undefined ? undefined : resolve(cwd, String(merged.portalDir)),
     secretKey: merged.secretKey === undefined ? undefined : String(merged.secretKey),
-    assistantsFile: merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),
+    assistantsFile:
+      merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),
   };
 }

@@ -2,9 +2,9 @@ import type { AccountCore } from './account/core.js';
 import type { Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import type { Connections } from './connections/connections.js';
-import type { Store } from './store/dialect.js';
 import type { HubServices } from './hub/hub-services.js';
 import type { TurnRunner } from './hub/turns/turn-runner.js';
+import type { Store } from './store/dialect.js';
 import type { UsageLog } from './usage/usage-log.js';
 
 /** Per-app state, decorated onto the Fastify instance as `app.diosc`; never a module global. */

@@ -1,6 +1,6 @@
+import { join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { FastifyBaseLogger } from 'fastify';
-import { join } from 'node:path';
 import type { DioscContext } from '../context.js';
 import { createSecretBox, loadSecretKey } from '../secrets/secret-box.js';
 import type { Store } from '../store/dialect.js';
@@ -31,11 +31,19 @@ export interface HubOptions {
 }
 
 function transactionOf(db: Store['db'], clock: DioscContext['clock']): HubTransaction {
-  return { conversations: createConversations(db, clock), toolCalls: createToolCalls(db, clock), turns: createTurns(db, clock) };
+  return {
+    conversations: createConversations(db, clock),
+    toolCalls: createToolCalls(db, clock),
+    turns: createTurns(db, clock),
+  };
 }
 
 /** Builds the hub's services over the app's store and account core; one set per app. */
-export function createHubServices(diosc: DioscContext, log: FastifyBaseLogger, options: HubOptions): HubServices {
+export function createHubServices(
+  diosc: DioscContext,
+  log: FastifyBaseLogger,
+  options: HubOptions,
+): HubServices {
   const { store, clock, config } = diosc;
   const box = createSecretBox(loadSecretKey(config.secretKey, join(config.dataDir, 'secret.key')));
   const bus = createEventBus();
@@ -53,7 +61,11 @@ export function createHubServices(diosc: DioscContext, log: FastifyBaseLogger, o
     transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
     async modelFor(assistant) {
       const { providerKey } = await assistants.secretsOf(assistant.id);
-      return resolveModel(assistant.config.model, { env, apiKey: providerKey, scripted: options.scriptedModels });
+      return resolveModel(assistant.config.model, {
+        env,
+        apiKey: providerKey,
+        scripted: options.scriptedModels,
+      });
     },
     async serverToolsFor(assistant, turnId) {
       const cached = toolCache.get(turnId);

@@ -32,7 +32,9 @@ export interface HubServices extends HubTransaction {
   serverToolsFor(assistant: AssistantRecord, turnId: string): Promise<ServerTool[]>;
   describeSitemap(routes: AssistantConfig['sitemap']): string;
   checkPath(routes: AssistantConfig['sitemap'], path: string): { ok: true } | { ok: false; message: string };
-  usage?: { recordModelStep(assistant: AssistantRecord, usage: { inputTokens: number; outputTokens: number }): void };
+  usage?: {
+    recordModelStep(assistant: AssistantRecord, usage: { inputTokens: number; outputTokens: number }): void;
+  };
   /** Called when a turn's runner goes idle (tests and benchmarks wait on it). */
   onIdle?: () => void;
 }

@@ -1,7 +1,7 @@
+import { DioscError } from '@diosc/protocol';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { fastifySSE } from '@fastify/sse';
-import { DioscError } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { eventsRoute } from './events/events-route.js';
@@ -11,8 +11,8 @@ import type { HubRouteDeps } from './hub-route-deps.js';
 import { startDeadlineSweeper } from './interrupts/deadline-sweeper.js';
 import { answerRoutes } from './interrupts/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
-import { visitorAuth } from './visitors/visitor-auth.js';
 import { sessionRoutes } from './visitors/session-routes.js';
+import { visitorAuth } from './visitors/visitor-auth.js';
 
 const SESSIONS_PER_MINUTE_PER_ADDRESS = 30;
 

@@ -3,6 +3,7 @@ import { type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
 let server: HubTestServer | undefined;
+const code = (body: unknown) => (body as { error?: { code?: string } }).error?.code;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -60,14 +61,18 @@ describe('server tools and Consensus', () => {
     expect(prompt).toContain('"id":"notes"');
     expect(prompt).not.toContain('"id":"inbox"');
     expect(request).toMatchObject({ tool: 'item_write', severity: 'high', args: write('Q3 plan') });
-    expect(request.summary).toBe('Run item_write with collection = notes, item = plan, requestId = req-plan-1, ifNoneMatch = *, …');
+    expect(request.summary).toBe(
+      'Run item_write with collection = notes, item = plan, requestId = req-plan-1, ifNoneMatch = *, …',
+    );
     expect(request.argsDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(await noteTitle()).toBeUndefined();
   });
 
   it('approve runs the model’s exact arguments', async () => {
     const { client, stream, request } = await start();
-    expect((await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest })).status).toBe(200);
+    expect(
+      (await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest })).status,
+    ).toBe(200);
     await stream.until('turn.done');
     expect(await noteTitle()).toBe('Q3 plan');
     const results = JSON.stringify(server!.model.calls[2]!.prompt.filter((m) => m.role === 'tool'));
@@ -83,7 +88,7 @@ describe('server tools and Consensus', () => {
       args: write(42),
     });
     expect(invalid.status).toBe(400);
-    expect((invalid.body as { error: { code: string } }).error.code).toBe('invalid_input');
+    expect(code(invalid.body)).toBe('invalid_input');
     expect(await rowCounts(server!.store)).toEqual(before);
     expect(await noteTitle()).toBeUndefined();
 
@@ -101,7 +106,11 @@ describe('server tools and Consensus', () => {
 
   it('reject never runs the tool; the model reads "Action declined by user" with the reason', async () => {
     const { client, stream, request } = await start();
-    await client.decide(request.id, { decision: 'reject', argsDigest: request.argsDigest, reason: 'wrong quarter' });
+    await client.decide(request.id, {
+      decision: 'reject',
+      argsDigest: request.argsDigest,
+      reason: 'wrong quarter',
+    });
     await stream.until('turn.done');
     expect(await noteTitle()).toBeUndefined();
     const results = JSON.stringify(server!.model.calls[2]!.prompt.filter((m) => m.role === 'tool'));
@@ -113,18 +122,24 @@ describe('server tools and Consensus', () => {
     const before = await rowCounts(server!.store);
     const mismatch = await client.decide(request.id, { decision: 'approve', argsDigest: 'a'.repeat(64) });
     expect(mismatch.status).toBe(409);
-    expect((mismatch.body as { error: { code: string } }).error.code).toBe('decision_mismatch');
+    expect(code(mismatch.body)).toBe('decision_mismatch');
 
     const stranger = server!.client();
     await stranger.open(server!.assistant.publishableKey);
-    const foreign = await stranger.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest });
+    const foreign = await stranger.decide(request.id, {
+      decision: 'approve',
+      argsDigest: request.argsDigest,
+    });
     expect(foreign.status).toBe(404);
-    expect(await rowCounts(server!.store)).toEqual({ ...before, hub_visitor_sessions: before.hub_visitor_sessions! + 1 });
+    expect(await rowCounts(server!.store)).toEqual({
+      ...before,
+      hub_visitor_sessions: before.hub_visitor_sessions! + 1,
+    });
     expect(await noteTitle()).toBeUndefined();
 
     await client.decide(request.id, { decision: 'reject', argsDigest: request.argsDigest });
     const again = await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest });
-    expect((again.body as { error: { code: string } }).error.code).toBe('consensus_not_pending');
+    expect(code(again.body)).toBe('consensus_not_pending');
     expect(await noteTitle()).toBeUndefined();
   });
 });

@@ -13,7 +13,9 @@ afterEach(async () => {
 
 const REGISTRY = { tools: ['read_page'], intents: [] };
 
-async function waitingTurn(script = [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'Read it.' }]) {
+async function waitingTurn(
+  script = [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'Read it.' }],
+) {
   server = await startHubServer({ script });
   const client = server.client();
   await client.open(server.assistant.publishableKey);
@@ -55,7 +57,11 @@ describe('interrupt answers', () => {
     expect(unknown.status).toBe(404);
     const counts = await rowCounts(server!.store);
     expect({ ...counts, hub_visitor_sessions: 0 }).toEqual({ ...before, hub_visitor_sessions: 0 });
-    const call = await server!.store.db.selectFrom('hub_tool_calls').selectAll().where('id', '=', interrupt.id).executeTakeFirstOrThrow();
+    const call = await server!.store.db
+      .selectFrom('hub_tool_calls')
+      .selectAll()
+      .where('id', '=', interrupt.id)
+      .executeTakeFirstOrThrow();
     expect(call.status).toBe('interrupt');
   });
 
@@ -64,7 +70,10 @@ describe('interrupt answers', () => {
     const before = await rowCounts(server!.store);
     const both = await client.answer(interrupt.id, { result: 1, error: 'x' } as never);
     expect(code(both.body)).toBe('invalid_input');
-    const extra = await client.request('POST', `/interrupts/${interrupt.id}/answer`, { result: 1, history: [] });
+    const extra = await client.request('POST', `/interrupts/${interrupt.id}/answer`, {
+      result: 1,
+      history: [],
+    });
     expect(code(extra.body)).toBe('invalid_input');
     const huge = await client.answer(interrupt.id, { result: 'x'.repeat(70_000) });
     expect(huge.status).toBe(413);
@@ -103,7 +112,9 @@ describe('interrupt answers', () => {
     await stream.until('turn.done');
     expect(stream.ofType('turn.failed')).toEqual([]);
     // The cancelled call reached the next prompt with an explicit result, so the history stays valid.
-    expect(JSON.stringify(server!.model.calls[1]!.prompt)).toContain('the turn ended before this tool returned');
+    expect(JSON.stringify(server!.model.calls[1]!.prompt)).toContain(
+      'the turn ended before this tool returned',
+    );
   });
 
   it('refuses a second message while a turn waits (turn_in_progress), storing nothing', async () => {
@@ -123,7 +134,12 @@ describe('interrupt answers', () => {
     await server!.app.close();
 
     const model = createScriptedModel([{ text: 'Back after the restart: the page says Welcome.' }]);
-    const app = await buildApp({ config, store, logger: false, hub: { scriptedModels: { test: model }, sweepIntervalMs: 50 } });
+    const app = await buildApp({
+      config,
+      store,
+      logger: false,
+      hub: { scriptedModels: { test: model }, sweepIntervalMs: 50 },
+    });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -132,7 +148,9 @@ describe('interrupt answers', () => {
       again.token = client.token;
       const stream = again.stream(conversation);
       await stream.ready;
-      expect((await again.answer(interrupt.id, { result: { content: 'Welcome' } })).body).toEqual({ status: 'accepted' });
+      expect((await again.answer(interrupt.id, { result: { content: 'Welcome' } })).body).toEqual({
+        status: 'accepted',
+      });
       const done = await stream.until('message');
       expect(done.message.text).toContain('Back after the restart');
       expect(JSON.stringify(model.calls[0]!.prompt)).toContain('Welcome');

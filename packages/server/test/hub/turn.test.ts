@@ -4,7 +4,12 @@ import { type HubTestServer, startHubServer } from './support/hub-server.js';
 const HIGHLIGHT = {
   name: 'highlight_row',
   description: 'Highlight a row of the products table.',
-  inputSchema: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string' } } },
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id'],
+    properties: { id: { type: 'string' } },
+  },
 };
 
 const registry = {
@@ -13,7 +18,11 @@ const registry = {
     {
       name: 'apply_changes',
       description: 'Apply a diff to the open diagram.',
-      schema: { type: 'object', required: ['ops'], properties: { ops: { type: 'array', items: { type: 'object' } } } },
+      schema: {
+        type: 'object',
+        required: ['ops'],
+        properties: { ops: { type: 'array', items: { type: 'object' } } },
+      },
     },
   ],
 };
@@ -25,14 +34,18 @@ afterEach(async () => {
 });
 
 describe('a turn with browser tools', () => {
-  it('interrupts for a raw tool and an intent, continues on result-only answers, and finishes', async () => {
+  it('runs a server tool, interrupts for a raw tool and an intent, continues on result-only answers, and finishes', async () => {
     server = await startHubServer({
       script: [
+        { toolCalls: [{ toolName: 'items_list', input: { collection: 'notes' } }] },
         { text: 'Let me highlight it.', toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] },
         { toolCalls: [{ toolName: 'browser_apply_changes', input: { ops: [{ op: 'add' }] } }] },
         { text: 'Done: row 42 is highlighted and the change is applied.' },
       ],
-      assistant: { browserTools: [HIGHLIGHT] },
+      assistant: {
+        browserTools: [HIGHLIGHT],
+        serverTools: { account: { grant: [{ collection: 'notes', functions: ['items_list'] }] } },
+      },
     });
     const client = server.client();
     await client.open(server.assistant.publishableKey);
@@ -47,7 +60,11 @@ describe('a turn with browser tools', () => {
     expect(sent.status).toBe(202);
 
     const first = await stream.until('interrupt');
-    expect(first.interrupt).toMatchObject({ name: 'browser:highlight_row', kind: 'tool', args: { id: '42' } });
+    expect(first.interrupt).toMatchObject({
+      name: 'browser:highlight_row',
+      kind: 'tool',
+      args: { id: '42' },
+    });
     const before = client.sent.length;
     expect((await client.answer(first.interrupt.id, { result: { highlighted: '42' } })).body).toEqual({
       status: 'accepted',
@@ -58,21 +75,29 @@ describe('a turn with browser tools', () => {
     ]);
 
     const second = await stream.until('interrupt', (event) => event.interrupt.id !== first.interrupt.id);
-    expect(second.interrupt).toMatchObject({ name: 'browser:browser_apply_changes', kind: 'intent', tool: 'apply_changes' });
+    expect(second.interrupt).toMatchObject({
+      name: 'browser:browser_apply_changes',
+      kind: 'intent',
+      tool: 'apply_changes',
+    });
     await client.answer(second.interrupt.id, { result: { success: true, data: { applied: 1 } } });
 
     await stream.until('turn.done');
     const message = await stream.until('message');
     expect(message.message.text).toContain('Done: row 42 is highlighted');
-    expect(message.message.tools.map((tool) => [tool.tool, tool.ok])).toEqual([
-      ['highlight_row', true],
-      ['browser_apply_changes', true],
+    expect(message.message.tools.map((tool) => [tool.tool, tool.where, tool.ok])).toEqual([
+      ['items_list', 'server', true],
+      ['highlight_row', 'browser', true],
+      ['browser_apply_changes', 'browser', true],
     ]);
     // The model saw each result as the tool's output.
-    const third = server.model.calls[2]!;
+    const third = server.model.calls[3]!;
     const toolMessages = third.prompt.filter((m) => m.role === 'tool');
     expect(JSON.stringify(toolMessages)).toContain('"highlighted":"42"');
     expect(JSON.stringify(toolMessages)).toContain('"applied":1');
+    // The server tool ran on the server: its result (the notes page) is in the history, no interrupt.
+    expect(JSON.stringify(toolMessages)).toContain('"items":[');
+    expect(stream.ofType('interrupt')).toHaveLength(2);
     stream.close();
   });
 });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountLimits } from '../../src/account/limits.js';
 import { buildApp } from '../../src/app.js';
-import type { HubOptions } from '../../src/hub/hub-context.js';
 import { systemClock } from '../../src/clock.js';
+import type { HubOptions } from '../../src/hub/hub-context.js';
 import { type DIALECTS, openTestStore, type TestStore } from './store.js';
 
 export interface TestServer extends TestStore {

@@ -1,5 +1,5 @@
-import type { DioscContext } from '../../context.js';
 import { validateGrant } from '../../connections/grant.js';
+import type { DioscContext } from '../../context.js';
 import type { AssistantRecord } from './assistants.js';
 
 /**
@@ -7,7 +7,11 @@ import type { AssistantRecord } from './assistants.js';
  * durable access record listed in Connected apps (provenance `assistant`). Its token is discarded
  * on creation — the hub calls the account core directly, so no token exists to leak.
  */
-export async function createAssistant(diosc: DioscContext, accountId: string, input: unknown): Promise<AssistantRecord> {
+export async function createAssistant(
+  diosc: DioscContext,
+  accountId: string,
+  input: unknown,
+): Promise<AssistantRecord> {
   const hub = requireHub(diosc);
   const record = await hub.assistants.create(accountId, input);
   return linkAccountGrant(diosc, record);
@@ -37,7 +41,13 @@ async function linkAccountGrant(diosc: DioscContext, record: AssistantRecord): P
     provenance: 'assistant',
   });
   await requireHub(diosc).assistants.setAccountConnection(record.id, connection.id);
-  return { ...record, config: { ...record.config, serverTools: { ...record.config.serverTools, account: { grant, connectionId: connection.id } } } };
+  return {
+    ...record,
+    config: {
+      ...record.config,
+      serverTools: { ...record.config.serverTools, account: { grant, connectionId: connection.id } },
+    },
+  };
 }
 
 function requireHub(diosc: DioscContext) {

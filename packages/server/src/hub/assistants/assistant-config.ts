@@ -7,7 +7,11 @@ import type { ApprovalSeverity, GrantEntry } from '@diosc/protocol';
 export interface AssistantConfig {
   name: string;
   instructions: string;
-  model: { provider: 'auto' | 'scripted' | 'openai' | 'anthropic' | 'openai-compatible'; id: string; baseUrl?: string };
+  model: {
+    provider: 'auto' | 'scripted' | 'openai' | 'anthropic' | 'openai-compatible';
+    id: string;
+    baseUrl?: string;
+  };
   /** Exact origins (scheme://host[:port]) whose pages may open visitor sessions. */
   allowedOrigins: string[];
   /** Raw browser tools the assistant declares; a page supplies only the handler. */
@@ -68,7 +72,17 @@ export const DEFAULT_FILES_PERMISSION: FilesPermission = {
   enabled: true,
   maxFileBytes: 10 * 1024 * 1024,
   maxConversationBytes: 50 * 1024 * 1024,
-  allowedTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain', 'text/csv', 'text/markdown', 'application/json'],
+  allowedTypes: [
+    'image/png',
+    'image/jpeg',
+    'image/gif',
+    'image/webp',
+    'application/pdf',
+    'text/plain',
+    'text/csv',
+    'text/markdown',
+    'application/json',
+  ],
 };
 
 export const DEFAULT_GENERATE_FILE = {

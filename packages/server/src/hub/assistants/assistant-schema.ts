@@ -10,7 +10,11 @@ import {
 } from './assistant-config.js';
 
 const SEVERITY = { enum: ['low', 'medium', 'high'] } as const;
-const ORIGIN = { type: 'string', pattern: '^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$', maxLength: 256 } as const;
+const ORIGIN = {
+  type: 'string',
+  pattern: '^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$',
+  maxLength: 256,
+} as const;
 
 /**
  * What an operator may write for an assistant (CLI flags, DIOSC_ASSISTANTS file). Everything but the
@@ -170,13 +174,18 @@ export type AssistantInput = Partial<Omit<AssistantConfig, 'name'>> & {
 };
 
 /** Validates operator input and fills in defaults; throws `invalid_input` naming the first problem. */
-export function parseAssistantInput(input: unknown, base?: AssistantConfig): { config: AssistantConfig; secrets?: AssistantSecrets } {
-  if (!validate(input)) throw new DioscError('invalid_input', describeSchemaErrors(validate.errors, 'assistant'));
+export function parseAssistantInput(
+  input: unknown,
+  base?: AssistantConfig,
+): { config: AssistantConfig; secrets?: AssistantSecrets } {
+  if (!validate(input))
+    throw new DioscError('invalid_input', describeSchemaErrors(validate.errors, 'assistant'));
   const value = input as AssistantInput & { serverTools?: Partial<AssistantConfig['serverTools']> };
   const previous = base;
   const config: AssistantConfig = {
     name: value.name,
-    instructions: value.instructions ?? previous?.instructions ?? 'You are a helpful assistant for this website.',
+    instructions:
+      value.instructions ?? previous?.instructions ?? 'You are a helpful assistant for this website.',
     model: value.model
       ? { ...value.model, id: value.model.id ?? defaultModelId(value.model.provider) }
       : (previous?.model ?? { provider: 'auto', id: 'auto' }),

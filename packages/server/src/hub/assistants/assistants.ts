@@ -160,7 +160,9 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
     /** True when some assistant allows pages of this exact origin (CORS preflights ask this). */
     async originAllowed(origin: string): Promise<boolean> {
       const rows = await db.selectFrom('hub_assistants').select('config_json').execute();
-      return rows.some((row) => (JSON.parse(row.config_json) as AssistantConfig).allowedOrigins.includes(origin));
+      return rows.some((row) =>
+        (JSON.parse(row.config_json) as AssistantConfig).allowedOrigins.includes(origin),
+      );
     },
 
     /** Links the app connection that carries the assistant's account grant. */

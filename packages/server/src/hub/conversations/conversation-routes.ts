@@ -33,10 +33,17 @@ export function conversationRoutes({ hub, runner, files }: HubRouteDeps): Fastif
       const active = turn && (turn.status === 'running' || turn.status === 'waiting');
       const view: ConversationView = {
         id: conversation.id,
-        messages: displayMessages(messages),
+        messages: displayMessages(
+          messages,
+          await hub.toolCalls.locations([
+            ...new Set(messages.flatMap((message) => (message.turnId ? [message.turnId] : []))),
+          ]),
+        ),
         turn: turn ? turnView(turn) : null,
         pendingInterrupts: active
-          ? (await hub.toolCalls.pendingOfTurn(turn.id, 'interrupt')).map((call) => interruptOf(call, conversation.id))
+          ? (await hub.toolCalls.pendingOfTurn(turn.id, 'interrupt')).map((call) =>
+              interruptOf(call, conversation.id),
+            )
           : [],
         pendingConsensus: active
           ? (await hub.toolCalls.pendingOfTurn(turn.id, 'consensus')).map(consensusRequestOf)
@@ -58,10 +65,17 @@ export function conversationRoutes({ hub, runner, files }: HubRouteDeps): Fastif
       '/conversations/:id/messages',
       { config: { rateLimit: perVisitor } },
       async (request, reply) => {
-      const body = validateHubBody('sendMessage', request.body);
-      const response = await sendMessage(hub, runner, request.visitor!, request.params.id, body, files.attachments);
-      reply.status(202);
-      return response;
+        const body = validateHubBody('sendMessage', request.body);
+        const response = await sendMessage(
+          hub,
+          runner,
+          request.visitor!,
+          request.params.id,
+          body,
+          files.attachments,
+        );
+        reply.status(202);
+        return response;
       },
     );
   };

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type ConversationSummary, DioscError, type FileDescriptor, type PageSnapshot } from '@diosc/protocol';
+import {
+  type ConversationSummary,
+  DioscError,
+  type FileDescriptor,
+  type PageSnapshot,
+} from '@diosc/protocol';
 import type { ModelMessage } from 'ai';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';

@@ -15,7 +15,10 @@ function textOf(message: StoredMessage): string {
  * Conversation messages as the widget shows them: each user message, and one assistant message
  * per turn gathering its text, its tool activity and its file chips.
  */
-export function displayMessages(messages: StoredMessage[]): ConversationMessage[] {
+export function displayMessages(
+  messages: StoredMessage[],
+  locations: ReadonlyMap<string, 'server' | 'browser'> = new Map(),
+): ConversationMessage[] {
   const out: ConversationMessage[] = [];
   const byTurn = new Map<string, ConversationMessage>();
   const toolsById = new Map<string, ToolActivity>();
@@ -56,7 +59,7 @@ export function displayMessages(messages: StoredMessage[]): ConversationMessage[
           const activity: ToolActivity = {
             toolCallId: part.toolCallId,
             tool: part.toolName,
-            where: part.toolName === 'navigate' || part.toolName === 'read_page' || part.toolName.startsWith('browser_') ? 'browser' : 'server',
+            where: locations.get(part.toolCallId) ?? 'server',
             ok: null,
           };
           toolsById.set(part.toolCallId, activity);
@@ -74,7 +77,11 @@ export function displayMessages(messages: StoredMessage[]): ConversationMessage[
   return out;
 }
 
-export function displayMessageOf(messages: StoredMessage[], turnId: string): ConversationMessage | undefined {
+export function displayMessageOf(
+  messages: StoredMessage[],
+  turnId: string,
+  locations: ReadonlyMap<string, 'server' | 'browser'>,
+): ConversationMessage | undefined {
   const turnMessages = messages.filter((message) => message.turnId === turnId && message.role !== 'user');
-  return displayMessages(turnMessages)[0];
+  return displayMessages(turnMessages, locations)[0];
 }

@@ -1,8 +1,8 @@
 import { DioscError, type InterruptAnswer } from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
-import type { TurnRunner } from '../turns/turn-runner.js';
 import { argsDigest } from '../turns/classify-call.js';
 import type { ToolOutput } from '../turns/tool-calls.js';
+import type { TurnRunner } from '../turns/turn-runner.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
 import { requireCallOfVisitor } from './call-of-visitor.js';
 
@@ -39,7 +39,10 @@ export async function answerInterrupt(
     throw new DioscError('interrupt_not_pending');
   }
   if ('result' in answer && answer.file && !(await checkFile(answer.file.fileId, turn.conversationId)))
-    throw new DioscError('invalid_input', 'The file named in the answer was not delivered to this conversation.');
+    throw new DioscError(
+      'invalid_input',
+      'The file named in the answer was not delivered to this conversation.',
+    );
   const won = await hub.toolCalls.transition(call.id, 'interrupt', 'done', {
     output: outputOf(answer),
     answer,

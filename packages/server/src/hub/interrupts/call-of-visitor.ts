@@ -16,7 +16,8 @@ export async function requireCallOfVisitor(
 ): Promise<{ call: ToolCallRecord; turn: TurnRecord }> {
   const call = /^tc_[0-9a-f-]{36}$/.test(id) ? await hub.toolCalls.get(id) : undefined;
   const turn = call && (await hub.turns.get(call.turnId));
-  if (!call || !turn || !kinds.includes(call.kind)) throw new DioscError('not_found', 'There is no such request.');
+  if (!call || !turn || !kinds.includes(call.kind))
+    throw new DioscError('not_found', 'There is no such request.');
   await hub.conversations.requireOwned(turn.conversationId, session).catch(() => {
     throw new DioscError('not_found', 'There is no such request.');
   });

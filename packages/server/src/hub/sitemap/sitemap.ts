@@ -8,8 +8,14 @@ export interface SitemapRoute {
 export function checkNavigationPath(
   routes: readonly SitemapRoute[],
   path: string,
-): { ok: true; path: string; route: SitemapRoute } | { ok: false; code: 'path_not_in_sitemap'; message: string } {
-  const refuse = { ok: false as const, code: 'path_not_in_sitemap' as const, message: 'The path is not one of the site routes.' };
+):
+  | { ok: true; path: string; route: SitemapRoute }
+  | { ok: false; code: 'path_not_in_sitemap'; message: string } {
+  const refuse = {
+    ok: false as const,
+    code: 'path_not_in_sitemap' as const,
+    message: 'The path is not one of the site routes.',
+  };
   if (!/^\/(?![/\\])[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path) || path.includes('..')) return refuse;
   const segments = path.split('/').slice(1);
   for (const route of routes) {

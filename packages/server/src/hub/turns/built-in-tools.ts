@@ -8,7 +8,9 @@ export const BUILT_IN_BROWSER_TOOLS = [
       type: 'object',
       additionalProperties: false,
       required: ['path'],
-      properties: { path: { type: 'string', description: 'A site path such as /products/42', maxLength: 2048 } },
+      properties: {
+        path: { type: 'string', description: 'A site path such as /products/42', maxLength: 2048 },
+      },
     },
   },
   {

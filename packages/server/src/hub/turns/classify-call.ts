@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '../../account/digest.js';
-import type { NewToolCall, ToolOutput } from './tool-calls.js';
 import type { OfferedTool } from './offered-tools.js';
+import type { NewToolCall, ToolOutput } from './tool-calls.js';
 
 export type PathCheck = (path: string) => { ok: true } | { ok: false; message: string };
 
@@ -29,9 +29,9 @@ export function classifyCall(input: {
   now: number;
 }): NewToolCall {
   const { call, offered } = input;
-  const args = (call.input && typeof call.input === 'object' && !Array.isArray(call.input)
-    ? call.input
-    : {}) as Record<string, unknown>;
+  const args = (
+    call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? call.input : {}
+  ) as Record<string, unknown>;
   const tool = offered.get(call.toolName);
   const base = {
     id: `tc_${randomUUID()}`,

@@ -1,5 +1,12 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { type AssistantModelMessage, jsonSchema, type ModelMessage, streamText, type ToolSet, tool } from 'ai';
+import {
+  type AssistantModelMessage,
+  jsonSchema,
+  type ModelMessage,
+  streamText,
+  type ToolSet,
+  tool,
+} from 'ai';
 import type { OfferedTool } from './offered-tools.js';
 
 export interface ModelStepResult {
@@ -54,7 +61,11 @@ export async function runModelStep(input: {
   return {
     assistantMessage,
     text,
-    toolCalls: toolCalls.map((call) => ({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
+    toolCalls: toolCalls.map((call) => ({
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+    })),
     usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
   };
 }

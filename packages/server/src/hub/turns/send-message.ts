@@ -18,7 +18,10 @@ export async function sendMessage(
   session: VisitorSession,
   conversationId: string,
   body: SendMessageRequest,
-  attachmentsOf: (fileIds: string[], conversationId: string) => Promise<import('@diosc/protocol').FileDescriptor[]>,
+  attachmentsOf: (
+    fileIds: string[],
+    conversationId: string,
+  ) => Promise<import('@diosc/protocol').FileDescriptor[]>,
 ): Promise<SendMessageResponse> {
   const conversation = await hub.conversations.requireOwned(conversationId, session);
   const files = body.attachments?.length ? await attachmentsOf(body.attachments, conversation.id) : [];

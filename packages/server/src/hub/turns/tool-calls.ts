@@ -101,7 +101,12 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock) {
       id: string,
       from: ToolCallStatus,
       to: ToolCallStatus,
-      fields: { output?: ToolOutput; answer?: unknown; answerDigest?: string; args?: Record<string, unknown> } = {},
+      fields: {
+        output?: ToolOutput;
+        answer?: unknown;
+        answerDigest?: string;
+        args?: Record<string, unknown>;
+      } = {},
     ): Promise<boolean> {
       const result = await db
         .updateTable('hub_tool_calls')
@@ -117,6 +122,22 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock) {
         .where('status', '=', from)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Where each model tool call of these turns ran (for the transcript), by the model's call id. */
+    async locations(turnIds: string[]): Promise<Map<string, 'server' | 'browser'>> {
+      if (turnIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('hub_tool_calls')
+        .select(['model_call_id', 'kind'])
+        .where('turn_id', 'in', turnIds)
+        .execute();
+      return new Map(
+        rows.map((row) => [
+          row.model_call_id,
+          row.kind === 'server' || row.kind === 'refused' ? 'server' : 'browser',
+        ]),
+      );
     },
 
     /** Interrupts and approval requests whose deadline has passed. */

@@ -4,8 +4,8 @@ import type { ModelMessage, ToolResultPart } from 'ai';
 import type { AssistantRecord } from '../assistants/assistants.js';
 import { consensusRequestOf } from '../consensus/consensus-request.js';
 import { displayMessageOf } from '../conversations/display.js';
-import { interruptOf } from '../interrupts/interrupt-view.js';
 import type { HubServices } from '../hub-services.js';
+import { interruptOf } from '../interrupts/interrupt-view.js';
 import { classifyCall, errorOutput } from './classify-call.js';
 import { runModelStep } from './model-step.js';
 import { offeredTools } from './offered-tools.js';
@@ -94,7 +94,14 @@ export function createTurnRunner(hub: HubServices) {
         await finish(turn.conversationId, turn.id, `I stopped after ${turn.step} steps without finishing.`);
         return;
       }
-      const finished = await modelStep(assistant, turn.id, turn.conversationId, turn.step, turn.registry, signal);
+      const finished = await modelStep(
+        assistant,
+        turn.id,
+        turn.conversationId,
+        turn.step,
+        turn.registry,
+        signal,
+      );
       if (finished) return;
     }
   }
@@ -151,12 +158,26 @@ export function createTurnRunner(hub: HubServices) {
     for (const call of await hub.toolCalls.forStep(turnId, step)) {
       const where = call.kind === 'server' ? 'server' : 'browser';
       if (call.kind !== 'refused') {
-        await emit(conversationId, { type: 'tool.started', turnId, toolCallId: call.id, tool: call.tool, where });
+        await emit(conversationId, {
+          type: 'tool.started',
+          turnId,
+          toolCallId: call.id,
+          tool: call.tool,
+          where,
+        });
       }
       if (call.status === 'interrupt') {
-        await emit(conversationId, { type: 'interrupt', turnId, interrupt: interruptOf(call, conversationId) });
+        await emit(conversationId, {
+          type: 'interrupt',
+          turnId,
+          interrupt: interruptOf(call, conversationId),
+        });
       } else if (call.status === 'consensus') {
-        await emit(conversationId, { type: 'consensus.requested', turnId, request: consensusRequestOf(call) });
+        await emit(conversationId, {
+          type: 'consensus.requested',
+          turnId,
+          request: consensusRequestOf(call),
+        });
       } else if (call.kind === 'refused') {
         await emit(conversationId, {
           type: 'tool.finished',
@@ -184,7 +205,8 @@ export function createTurnRunner(hub: HubServices) {
     const tool = tools.find((candidate) => candidate.name === call.tool);
     let output: ToolOutput;
     try {
-      if (!tool) throw new DioscError('tool_not_offered', `The server tool "${call.tool}" is no longer available.`);
+      if (!tool)
+        throw new DioscError('tool_not_offered', `The server tool "${call.tool}" is no longer available.`);
       const value = await tool.execute(call.args, {
         signal,
         assistantId: assistant.id,
@@ -202,7 +224,9 @@ export function createTurnRunner(hub: HubServices) {
             : (value ?? null),
       };
     } catch (error) {
-      const wire = DioscError.isInstance(error) ? error.toWire() : { code: 'tool_failed', message: String((error as Error)?.message ?? error).slice(0, 500) };
+      const wire = DioscError.isInstance(error)
+        ? error.toWire()
+        : { code: 'tool_failed', message: String((error as Error)?.message ?? error).slice(0, 500) };
       output = errorOutput(wire.code, wire.message);
     }
     await hub.toolCalls.transition(call.id, 'running', 'done', { output });
@@ -228,11 +252,18 @@ export function createTurnRunner(hub: HubServices) {
 
   async function finish(conversationId: string, turnId: string, text?: string): Promise<void> {
     if (text) {
-      await hub.conversations.appendMessage(conversationId, { turnId, content: { role: 'assistant', content: text } });
+      await hub.conversations.appendMessage(conversationId, {
+        turnId,
+        content: { role: 'assistant', content: text },
+      });
     }
     if (!(await hub.turns.transition(turnId, ['running'], 'done'))) return;
     await hub.conversations.releaseTurn(conversationId, turnId);
-    const message = displayMessageOf(await hub.conversations.messages(conversationId), turnId);
+    const message = displayMessageOf(
+      await hub.conversations.messages(conversationId),
+      turnId,
+      await hub.toolCalls.locations([turnId]),
+    );
     if (message) await emit(conversationId, { type: 'message', turnId, message });
     await emit(conversationId, { type: 'turn.done', turnId });
   }
@@ -279,7 +310,9 @@ function toolResultsMessage(turnId: string, calls: ToolCallRecord[]) {
     toolName: call.tool,
     output: (call.output ?? errorOutput('internal', 'No result.')) as ToolResultPart['output'],
   }));
-  const answers = calls.map((call) => (call.answer ?? {}) as { snapshot?: PageSnapshot; file?: FileDescriptor });
+  const answers = calls.map(
+    (call) => (call.answer ?? {}) as { snapshot?: PageSnapshot; file?: FileDescriptor },
+  );
   const navigate = calls.findIndex((call) => call.tool === 'navigate' && call.kind === 'browser');
   return {
     turnId,

@@ -37,7 +37,11 @@ export const FINAL_STATUSES: readonly TurnStatus[] = ['done', 'failed', 'cancell
  */
 export function createTurns(db: Kysely<Database>, clock: Clock) {
   return {
-    async create(conversationId: string, registry: PageRegistry, id = `trn_${randomUUID()}`): Promise<TurnRecord> {
+    async create(
+      conversationId: string,
+      registry: PageRegistry,
+      id = `trn_${randomUUID()}`,
+    ): Promise<TurnRecord> {
       const now = clock.now();
       const row: HubTurnsTable = {
         id,

@@ -5,7 +5,11 @@ import { jwtVerify } from 'jose';
  * A host-signed visitor identity: a JWT (HS256 only) signed with the assistant's identity secret,
  * whose `sub` is the host's own user id. Expiry is required, so a leaked token ages out.
  */
-export async function verifyIdentity(token: string, secret: string | undefined, nowMs: number): Promise<string> {
+export async function verifyIdentity(
+  token: string,
+  secret: string | undefined,
+  nowMs: number,
+): Promise<string> {
   if (!secret) throw new DioscError('identity_invalid', 'This assistant does not accept signed identities.');
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {

@@ -16,31 +16,32 @@ export function sessionRoutes(hub: HubServices, limits: { perMinutePerAddress: n
       '/sessions',
       { config: { rateLimit: { max: limits.perMinutePerAddress, timeWindow: 60_000 } } },
       async (request, reply) => {
-      const body = validateHubBody('openSession', request.body);
-      const assistant = await hub.assistants.findByPublishableKey(body.publishableKey);
-      if (!assistant) throw new DioscError('unknown_assistant');
-      const origin = request.headers.origin;
-      if (!origin || !assistant.config.allowedOrigins.includes(origin)) throw new DioscError('origin_not_allowed');
-      let visitorId: string | undefined;
-      if (body.identity) {
-        const { identitySecret } = await hub.assistants.secretsOf(assistant.id);
-        visitorId = `user:${await verifyIdentity(body.identity, identitySecret, hub.clock.now())}`;
-      }
-      const { session, token } = await hub.visitors.open({
-        assistantId: assistant.id,
-        visitorId,
-        origin,
-        ttlMs: assistant.config.limits.sessionTtlMs,
-      });
-      const { label } = await hub.modelFor(assistant);
-      const view: VisitorSessionView = {
-        token,
-        visitorId: session.visitorId,
-        expiresAt: new Date(session.expiresAt).toISOString(),
-        assistant: publicView(assistant, label),
-      };
-      reply.status(201);
-      return view;
+        const body = validateHubBody('openSession', request.body);
+        const assistant = await hub.assistants.findByPublishableKey(body.publishableKey);
+        if (!assistant) throw new DioscError('unknown_assistant');
+        const origin = request.headers.origin;
+        if (!origin || !assistant.config.allowedOrigins.includes(origin))
+          throw new DioscError('origin_not_allowed');
+        let visitorId: string | undefined;
+        if (body.identity) {
+          const { identitySecret } = await hub.assistants.secretsOf(assistant.id);
+          visitorId = `user:${await verifyIdentity(body.identity, identitySecret, hub.clock.now())}`;
+        }
+        const { session, token } = await hub.visitors.open({
+          assistantId: assistant.id,
+          visitorId,
+          origin,
+          ttlMs: assistant.config.limits.sessionTtlMs,
+        });
+        const { label } = await hub.modelFor(assistant);
+        const view: VisitorSessionView = {
+          token,
+          visitorId: session.visitorId,
+          expiresAt: new Date(session.expiresAt).toISOString(),
+          assistant: publicView(assistant, label),
+        };
+        reply.status(201);
+        return view;
       },
     );
   };

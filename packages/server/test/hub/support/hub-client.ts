@@ -26,7 +26,12 @@ export class HubClient {
     readonly origin: string,
   ) {}
 
-  async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply<T>> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     if (text !== undefined) this.sent.push({ path, bytes: Buffer.byteLength(text) });
     const response = await fetch(`${this.base}/api/hub${path}`, {
@@ -60,7 +65,11 @@ export class HubClient {
   }
 
   send(conversationId: string, message: SendMessageRequest) {
-    return this.request<{ turnId: string; messageId: string }>('POST', `/conversations/${conversationId}/messages`, message);
+    return this.request<{ turnId: string; messageId: string }>(
+      'POST',
+      `/conversations/${conversationId}/messages`,
+      message,
+    );
   }
 
   answer(interruptId: string, answer: InterruptAnswer) {
@@ -106,7 +115,8 @@ export class EventStream {
       },
       signal: this.#abort.signal,
     });
-    if (response.status !== 200 || !response.body) throw new Error(`events: ${response.status} ${await response.text()}`);
+    if (response.status !== 200 || !response.body)
+      throw new Error(`events: ${response.status} ${await response.text()}`);
     void this.#read(response.body);
   }
 

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { AssistantRecord } from '../../../src/hub/assistants/assistants.js';
 import { createAssistant } from '../../../src/hub/assistants/assistant-admin.js';
+import type { AssistantRecord } from '../../../src/hub/assistants/assistants.js';
 import type { HubOptions } from '../../../src/hub/hub-context.js';
-import { createScriptedModel, type Script, type ScriptedModel } from '../../../src/hub/model/scripted/scripted-model.js';
+import {
+  createScriptedModel,
+  type Script,
+  type ScriptedModel,
+} from '../../../src/hub/model/scripted/scripted-model.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import type { DIALECTS } from '../../support/store.js';
 import { HubClient } from './hub-client.js';
@@ -36,9 +40,14 @@ export async function startHubServer(
     dialect: options.dialect,
     realClock: true,
     configure: options.configure,
-    hub: { sweepIntervalMs: 50, ...options.hub, scriptedModels: { test: model, ...options.hub?.scriptedModels } },
+    hub: {
+      sweepIntervalMs: 50,
+      ...options.hub,
+      scriptedModels: { test: model, ...options.hub?.scriptedModels },
+    },
   });
-  const create = (input: Record<string, unknown>) => createAssistant(server.app.diosc, server.accountId, input);
+  const create = (input: Record<string, unknown>) =>
+    createAssistant(server.app.diosc, server.accountId, input);
   const assistant = await create({
     name: 'Test assistant',
     model: { provider: 'scripted', id: 'test' },
