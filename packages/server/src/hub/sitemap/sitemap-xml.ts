@@ -55,7 +55,7 @@ export function routesFromSitemapXml(xml: string, origin: string): SitemapRoute[
   const urlset = document.urlset;
   // An empty `<urlset></urlset>` parses as the empty string.
   if (urlset !== '' && (typeof urlset !== 'object' || urlset === null)) {
-    throw new DioscError('invalid_input', 'The sitemap.xml has no <urlset>.');
+    throw new DioscError('invalid_input', 'The sitemap.xml has no urlset element.');
   }
   const entries = typeof urlset === 'object' ? (urlset as { url?: unknown }).url : undefined;
   const urls = Array.isArray(entries) ? entries : [];

@@ -102,7 +102,7 @@ function refusal(problem: string, routes: readonly SitemapRoute[]): NavigationCh
  * A caller's text inside a message: quoted, at most 200 characters, with every character outside
  * printable ASCII (and `<`, `>`) escaped, so it can neither break the message nor hide in it.
  */
-export function show(value: unknown): string {
+function show(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value);
   const quoted = JSON.stringify(text.slice(0, MAX_SHOWN)).replace(
     /[^\x20-\x3b\x3d\x3f-\x7e]/g,

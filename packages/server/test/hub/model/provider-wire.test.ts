@@ -50,9 +50,10 @@ const cases: {
     authorization: `Bearer ${KEY}`,
   },
   {
-    name: '@ai-sdk/openai chat API, env key',
+    name: '@ai-sdk/openai chat API, stored key',
     spec: (baseUrl) => ({ provider: 'openai', id: 'llama3.2', baseUrl }),
-    env: { OPENAI_API_KEY: KEY },
+    apiKey: KEY,
+    env: { OPENAI_API_KEY: 'sk-env-must-not-be-sent' },
     authorization: `Bearer ${KEY}`,
   },
 ];

@@ -69,6 +69,26 @@ describe('resolveModel', () => {
     );
   });
 
+  it('never forwards an environment key to a custom base URL', () => {
+    const proxied = refusal(
+      { provider: 'openai', id: 'gpt-4o-mini', baseUrl: 'https://proxy.example/v1' },
+      { env: { OPENAI_API_KEY: KEY } },
+    );
+    expect(proxied.message).toBe(
+      'An OpenAI model with a custom base URL needs a key stored on the assistant; OPENAI_API_KEY is only sent to OpenAI itself.',
+    );
+    const anthropic = refusal(
+      { provider: 'anthropic', id: 'claude-sonnet-4-5', baseUrl: 'https://proxy.example/v1' },
+      { env: { ANTHROPIC_API_KEY: KEY } },
+    );
+    expect(anthropic.message).toMatch(/ANTHROPIC_API_KEY is only sent to Anthropic itself/);
+    const stored = resolveModel(
+      { provider: 'openai', id: 'gpt-4o-mini', baseUrl: 'https://proxy.example/v1' },
+      { env: {}, apiKey: KEY },
+    );
+    expect(stored.label).toBe('OpenAI gpt-4o-mini via proxy.example');
+  });
+
   it('refuses a base URL with credentials, a non-http scheme, a malformed URL and key-shaped model ids, never echoing them', () => {
     const cases: [ModelSpec, RegExp][] = [
       [

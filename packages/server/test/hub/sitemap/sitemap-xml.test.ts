@@ -78,7 +78,7 @@ describe('routesFromSitemapXml', () => {
         '<sitemapindex><sitemap><loc>https://shop.example/sitemap-1.xml</loc></sitemap></sitemapindex>',
       ),
     ).toMatch(/sitemap index/);
-    expect(refused('<rss><channel/></rss>')).toBe('The sitemap.xml has no <urlset>.');
+    expect(refused('<rss><channel/></rss>')).toBe('The sitemap.xml has no urlset element.');
     expect(refused(`<urlset>${' '.repeat(MAX_SITEMAP_XML_CHARS)}</urlset>`)).toMatch(
       /at most 5242880 characters/,
     );
