@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { randomSecret } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
+import { validateRoutes } from '../sitemap/sitemap.js';
 import type { Database, HubAssistantsTable } from '../../store/schema.js';
 import type { AssistantConfig, AssistantSecrets } from './assistant-config.js';
 import { parseAssistantInput } from './assistant-schema.js';
@@ -37,6 +38,7 @@ function toRecord(row: HubAssistantsTable): AssistantRecord {
 }
 
 function checkConfig(config: AssistantConfig): void {
+  validateRoutes(config.sitemap);
   for (const tool of config.browserTools) compileToolSchema(tool.inputSchema);
   const names = config.browserTools.map((tool) => tool.name);
   if (new Set(names).size !== names.length)

@@ -42,12 +42,12 @@ export function resolveModel(spec: ModelSpec, options: ResolveModelOptions): Res
     case 'scripted':
       return resolveScripted(spec.id, options.scripted);
     case 'openai': {
-      const apiKey = pickKey(options, 'OPENAI_API_KEY', 'OpenAI');
+      const apiKey = pickKey(options, spec.baseUrl, 'OPENAI_API_KEY', 'OpenAI');
       const made = createOpenAIModel({ id: checkModelId(spec.id), apiKey, baseUrl: spec.baseUrl, fetch });
       return { ...made, scripted: false, provider: 'openai' };
     }
     case 'anthropic': {
-      const apiKey = pickKey(options, 'ANTHROPIC_API_KEY', 'Anthropic');
+      const apiKey = pickKey(options, spec.baseUrl, 'ANTHROPIC_API_KEY', 'Anthropic');
       const made = createAnthropicModel({ id: checkModelId(spec.id), apiKey, baseUrl: spec.baseUrl, fetch });
       return { ...made, scripted: false, provider: 'anthropic' };
     }
@@ -107,8 +107,26 @@ function resolveScripted(id: string, registered: Record<string, LanguageModelV3>
   throw new DioscError('model_failed', `No scripted model named ${quote(id)} is registered.`);
 }
 
-function pickKey(options: ResolveModelOptions, variable: string, provider: string): string {
-  const key = options.apiKey?.trim() || options.env[variable]?.trim();
+/**
+ * The stored key, else the environment's. The environment's key is only ever sent to the
+ * provider's own API: an assistant with a custom base URL (a proxy, a gateway) must store its own,
+ * so editing an assistant's URL can never forward the server's key somewhere else.
+ */
+function pickKey(
+  options: ResolveModelOptions,
+  baseUrl: string | undefined,
+  variable: string,
+  provider: string,
+) {
+  const stored = options.apiKey?.trim();
+  if (stored) return stored;
+  if (baseUrl !== undefined) {
+    throw new DioscError(
+      'model_failed',
+      `An ${provider} model with a custom base URL needs a key stored on the assistant; ${variable} is only sent to ${provider} itself.`,
+    );
+  }
+  const key = options.env[variable]?.trim();
   if (key) return key;
   throw new DioscError(
     'model_failed',

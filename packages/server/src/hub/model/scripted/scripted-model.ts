@@ -142,7 +142,7 @@ function streamParts(planned: Planned, textId: string): LanguageModelV3StreamPar
 }
 
 /** Up to four deltas on word boundaries, so streaming is observable but the text is unchanged. */
-export function splitText(text: string, pieces = 4): string[] {
+function splitText(text: string, pieces = 4): string[] {
   const words = text.match(/\s*\S+\s*/g) ?? [text];
   const size = Math.ceil(words.length / pieces);
   const deltas: string[] = [];

@@ -23,21 +23,25 @@ export function summarizeToolResults(content: ToolMessageContent): string {
 function describe(toolName: string, output: LanguageModelV3ToolResultOutput): string {
   switch (output.type) {
     case 'execution-denied':
-      return `${toolName} was declined${output.reason ? `: ${shorten(output.reason)}` : ''}.`;
+      return sentence(`${toolName} was declined${output.reason ? `: ${shorten(output.reason)}` : ''}`);
     case 'error-text':
-      return `${toolName} failed: ${shorten(output.value)}.`;
+      return sentence(`${toolName} failed: ${shorten(output.value)}`);
     case 'error-json':
-      return `${toolName} failed: ${shorten(JSON.stringify(output.value))}.`;
+      return sentence(`${toolName} failed: ${shorten(JSON.stringify(output.value))}`);
     case 'text':
-      return `${toolName} returned: ${shorten(output.value)}.`;
+      return sentence(`${toolName} returned: ${shorten(output.value)}`);
     case 'json':
-      return `${toolName} returned: ${shorten(JSON.stringify(output.value) ?? 'null')}.`;
+      return sentence(`${toolName} returned: ${shorten(JSON.stringify(output.value) ?? 'null')}`);
     case 'content':
-      return `${toolName} returned ${output.value.length} content part(s).`;
+      return sentence(`${toolName} returned ${output.value.length} content part(s)`);
   }
 }
 
 function shorten(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > MAX_DETAIL ? `${oneLine.slice(0, MAX_DETAIL - 1)}…` : oneLine;
+}
+
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
