@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { ScriptedStep } from '../../src/hub/model/scripted/scripted-model.js';
 import { SNAPSHOT_PLACEHOLDER } from '../../src/hub/turns/prompt.js';
-import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 let server: HubTestServer | undefined;
 afterEach(async () => {
@@ -41,7 +41,7 @@ async function conversationWith(script: ScriptedStep[]) {
   return { client, conversation, stream };
 }
 
-describe('registry reconciliation and the Sitemap', () => {
+describeOnDialects('registry reconciliation and the Sitemap', () => {
   it('swaps the registry on a navigate result, so the new view’s intent is callable in the same turn', async () => {
     const { client, conversation, stream } = await conversationWith([
       { toolCalls: [{ toolName: 'navigate', input: { path: '/editor' } }] },

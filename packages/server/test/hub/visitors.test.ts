@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { HubClient } from './support/hub-client.js';
-import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
 let server: HubTestServer | undefined;
@@ -13,7 +13,7 @@ afterEach(async () => {
 const code = (body: unknown) => (body as { error?: { code?: string } }).error?.code;
 const SECRET = 'an-identity-secret-of-at-least-32-characters';
 
-describe('visitor sessions', () => {
+describeOnDialects('visitor sessions', () => {
   it('opens a session only for an allowed origin and a known key, storing the token hashed', async () => {
     server = await startHubServer();
     const key = server.assistant.publishableKey;
@@ -105,7 +105,11 @@ describe('visitor sessions', () => {
     const alice = server.client();
     await alice.open(server.assistant.publishableKey);
     const conversation = await alice.conversation();
+    const stream = alice.stream(conversation);
+    await stream.ready;
     await alice.send(conversation, { text: 'my secret plan' });
+    await stream.until('turn.done');
+    stream.close();
 
     const mallory = server.client();
     await mallory.open(server.assistant.publishableKey);
