@@ -52,6 +52,19 @@ describeOnDialects('visitor sessions', () => {
     expect(JSON.stringify(rows)).not.toContain(view.token);
   });
 
+  it('limits session creation per address (rate_limited, nothing stored)', async () => {
+    server = await startHubServer();
+    const statuses: number[] = [];
+    for (let index = 0; index < 31; index++) {
+      const reply = await server.client().request('POST', '/sessions', { publishableKey: server.assistant.publishableKey });
+      statuses.push(reply.status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 201)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const rows = await server.store.db.selectFrom('hub_visitor_sessions').select('id').execute();
+    expect(rows).toHaveLength(30);
+  });
+
   it('answers CORS preflights for allowed origins only', async () => {
     server = await startHubServer();
     const preflight = (origin: string) =>
