@@ -56,7 +56,9 @@ describeOnDialects('visitor sessions', () => {
     server = await startHubServer();
     const statuses: number[] = [];
     for (let index = 0; index < 31; index++) {
-      const reply = await server.client().request('POST', '/sessions', { publishableKey: server.assistant.publishableKey });
+      const reply = await server
+        .client()
+        .request('POST', '/sessions', { publishableKey: server.assistant.publishableKey });
       statuses.push(reply.status);
     }
     expect(statuses.slice(0, 30).every((status) => status === 201)).toBe(true);
