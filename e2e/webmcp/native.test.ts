@@ -1,7 +1,6 @@
+import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../packages/server/test/support/server.js';
-import { OWNER_PASSWORD } from '../../packages/server/test/support/store.js';
 import { recordCdpEvents } from '../support/cdp-events.js';
 import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
 import { type NativeCheck, type NativeReport, writeNativeReport } from './support/report.js';

@@ -1,2 +1,2 @@
 /** Compiled validators: a subpath, so browser bundles that only need descriptors stay free of ajv. */
-export { isFunctionName, isValidOutput, validateInput } from './catalog/validators.js';
+export { isFunctionName, isValidOutput, validateCall, validateInput } from './catalog/validators.js';

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
+
+import { FakeModelContext } from '@diosc/webmcp/testing';
 import { describe, expect, it } from 'vitest';
 import type { ToolExecuteCallback } from '../src/index.js';
-import { FakeModelContext } from './support/fake-model-context.js';
 import { failure, harness, registeredHarness, settle } from './support/harness.js';
 
 async function registered() {

@@ -1,3 +1,5 @@
+import type { ConnectionTransport } from '@diosc/protocol';
+
 /**
  * Row types of every table. Times are epoch milliseconds (BIGINT on PostgreSQL, INTEGER on SQLite);
  * JSON values are TEXT so one set of queries serves both dialects.
@@ -61,7 +63,7 @@ export interface AppConnectionsTable {
   id: string;
   account_id: string;
   display_name: string;
-  transport: 'http_mcp' | 'browser';
+  transport: ConnectionTransport;
   provenance: string;
   grant_json: string;
   grant_generation: number;

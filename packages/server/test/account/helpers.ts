@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { DioscError, type ErrorCode } from '@diosc/protocol';
+import { type DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { expect } from 'vitest';
 import type { CallerContext, Grant } from '../../src/account/caller.js';
 import { type AccountCore, createAccountCore } from '../../src/account/core.js';
 import type { AccountLimits } from '../../src/account/limits.js';
 import type { Store } from '../../src/store/dialect.js';
-import { type DIALECTS, openTestStore, type TestStore } from '../support/store.js';
 
 export interface CoreFixture extends TestStore {
   core: AccountCore;

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import type { TestServer } from '@diosc/server/testing';
+import { openTestStore, type TestStore } from '@diosc/server/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import type { TestServer } from '../support/server.js';
-import { openTestStore, type TestStore } from '../support/store.js';
 import { connectClient, createConnection, parseResult, postMcp } from './support.js';
 
 describe('HTTP MCP usage record', () => {

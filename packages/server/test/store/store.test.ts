@@ -1,9 +1,9 @@
 import { join } from 'node:path';
+import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/dialect.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
-import { DIALECTS, openTestStore, type TestStore } from '../support/store.js';
 
 describe.each(DIALECTS)('store ($name)', (dialect) => {
   let test: TestStore | undefined;

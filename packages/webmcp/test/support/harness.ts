@@ -1,4 +1,5 @@
 import { DioscError } from '@diosc/protocol';
+import { FakeModelContext } from '@diosc/webmcp/testing';
 import {
   type ActivityEntry,
   type AdapterState,
@@ -7,7 +8,6 @@ import {
   type ReviewRequest,
   type WebMcpAdapter,
 } from '../../src/index.js';
-import { FakeModelContext } from './fake-model-context.js';
 import { FakeOwnerApi } from './fake-owner-api.js';
 
 /** A window double: an EventTarget with a settable `navigator.onLine`. */
