@@ -16,8 +16,9 @@ export function fakeWindow() {
   const navigator = { onLine: true };
   return Object.assign(target, {
     navigator,
-    fire(type: string) {
-      target.dispatchEvent(new Event(type));
+    /** Dispatches `type`; `fields` are set on the event (`{ persisted: true }` for a bfcache `pageshow`). */
+    fire(type: string, fields: Record<string, unknown> = {}) {
+      target.dispatchEvent(Object.assign(new Event(type), fields));
     },
   });
 }
