@@ -89,7 +89,10 @@ describe('local errors of the adapter', () => {
     expect(lost).toMatchObject({ code: 'transport_failed', name: 'TransportFailure' });
     expect((lost.cause as Error).message).toBe('Failed to fetch');
 
-    const refused = new copy.RegistrationFailed('item_read', new DOMException('Not here.', 'NotAllowedError'));
+    const refused = new copy.RegistrationFailed(
+      'item_read',
+      new DOMException('Not here.', 'NotAllowedError'),
+    );
     expect(RegistrationFailed.isInstance(refused)).toBe(true);
     expect(TransportFailure.isInstance(refused)).toBe(false);
     expect(refused).toMatchObject({ code: 'registration_failed', toolName: 'item_read' });
