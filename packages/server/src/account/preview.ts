@@ -5,8 +5,6 @@ import type { OperationContext } from './context.js';
 import { findItemRow, toFull } from './item-view.js';
 import { planWrite } from './write-plan.js';
 
-export type { ReviewEffects };
-
 /**
  * What a validated write or delete would do to the current item, without doing it: the same
  * authority checks as execution (grant, then ownership, then kind) and the same kind rules

@@ -5,7 +5,7 @@ import { toolOf, type UsageEntry } from '../usage/usage-log.js';
 import type { CallerSpec } from './caller.js';
 
 /** `last_used_at` is a coarse "recently active" marker; writing it more often buys nothing. */
-export const TOUCH_INTERVAL_MS = 60_000;
+const TOUCH_INTERVAL_MS = 60_000;
 
 /** Where usage rows go: the single-row log, or `/mcp`'s per-turn batch. */
 export interface UsageSink {

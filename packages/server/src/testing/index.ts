@@ -4,9 +4,8 @@
  */
 export type { ManualClock } from '../clock.js';
 export { manualClock } from '../clock.js';
-export { createPostgresDatabase } from './postgres-database.js';
 export type { SeedOptions } from './seed.js';
-export { seedCollection } from './seed.js';
+export { seedCollection, seedItems } from './seed.js';
 export type { TestServer, TestServerOptions } from './test-server.js';
 export { startTestServer } from './test-server.js';
 export type { TestDialect, TestStore } from './test-store.js';

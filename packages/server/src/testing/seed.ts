@@ -13,8 +13,42 @@ export interface SeedOptions {
 }
 
 /**
- * Adds a collection of the account, and generated items in it, straight to the store: fixtures for
- * bounds tests and benchmarks that need more than the first-run demo data.
+ * Adds generated storage items (`item-00000`, `item-00001`, …) to an existing collection of the
+ * account, straight to the store: fixtures for bounds tests and benchmarks.
+ */
+export async function seedItems(
+  store: Store,
+  accountId: string,
+  collection: string,
+  count: number,
+  options: Omit<SeedOptions, 'items'> = {},
+): Promise<void> {
+  const at = options.at ?? Date.now();
+  const body = options.body ?? ((index: number) => `body ${index}`);
+  await insertItemRows(
+    store.db,
+    Array.from({ length: count }, (_, index) => {
+      const content = body(index);
+      return {
+        account_id: accountId,
+        collection_id: collection,
+        id: `item-${String(index).padStart(5, '0')}`,
+        title: `Item ${index}`,
+        content_type: 'text/plain',
+        content,
+        metadata: null,
+        version: 1,
+        size_bytes: byteSize(content),
+        created_at: at,
+        // Many rows share a timestamp, so a keyset's tie-breaker (id) is exercised too.
+        updated_at: at - Math.floor(index / 7),
+      };
+    }),
+  );
+}
+
+/**
+ * Adds a collection of the account, with `options.items` generated items in it (see `seedItems`).
  *
  * @example
  * await seedCollection(server.store, server.accountId, { id: 'big', kind: 'storage', title: 'Big' }, { items: 10_000 });
@@ -26,25 +60,6 @@ export async function seedCollection(
   options: SeedOptions = {},
 ): Promise<void> {
   const at = options.at ?? Date.now();
-  const body = options.body ?? ((index: number) => `body ${index}`);
   await createCollection(store.db, accountId, collection, at);
-  await insertItemRows(
-    store.db,
-    Array.from({ length: options.items ?? 0 }, (_, index) => {
-      const content = body(index);
-      return {
-        account_id: accountId,
-        collection_id: collection.id,
-        id: `item-${String(index).padStart(5, '0')}`,
-        title: `Item ${index}`,
-        content_type: 'text/plain',
-        content,
-        metadata: null,
-        version: 1,
-        size_bytes: byteSize(content),
-        created_at: at,
-        updated_at: at - Math.floor(index / 7),
-      };
-    }),
-  );
+  await seedItems(store, accountId, collection.id, options.items ?? 0, { ...options, at });
 }
