@@ -21,6 +21,8 @@ export interface TestServerOptions {
   config?: Partial<ServerConfig>;
   /** Pino options for the app's logger (a `stream` captures its lines); silent by default. */
   logger?: BuildAppOptions['logger'];
+  /** Any other options of `buildApp` (a feature's own options, say), passed through as given. */
+  app?: Omit<Partial<BuildAppOptions>, 'config' | 'store' | 'clock' | 'limits' | 'logger'>;
   /** Registers plugins or routes (a feature under test, a test page) before the server listens. */
   configure?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.config,
   };
   const app = await buildApp({
+    ...options.app,
     config,
     store: testStore.store,
     clock: options.realClock ? systemClock : testStore.clock,
