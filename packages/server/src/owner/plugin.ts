@@ -24,15 +24,7 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
   await app.register(fastifyRateLimit, { global: false });
   const cookieName = sessionCookieName(config.publicOrigin);
 
-  // JSON is the only body type; an empty JSON body (a bodiless DELETE or POST) reads as undefined.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text === '') done(null, undefined);
-    else parseJson(request, text, done);
-  });
-
+  // Bodies are the server's one JSON parser (http/json-body.ts): an empty body reads as undefined.
   app.decorateRequest('owner', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
