@@ -19,13 +19,17 @@ export function must(command, args, options) {
   }
 }
 
-/** npm ci when node_modules is missing or older than the lockfile. */
-export function ensureDependencies() {
-  const marker = join(root, 'node_modules', '.package-lock.json');
-  const lock = join(root, 'package-lock.json');
+/**
+ * npm ci when node_modules is missing or older than the lockfile — of the workspace, or of a tool
+ * folder with its own lockfile (`tools/mcp-conformance`, whose Node 22 must not shadow ours).
+ */
+export function ensureDependencies(folder = '.') {
+  const dir = join(root, folder);
+  const marker = join(dir, 'node_modules', '.package-lock.json');
+  const lock = join(dir, 'package-lock.json');
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
-    console.log('› Installing dependencies (npm ci)…');
-    must('npm', ['ci', '--no-audit', '--no-fund']);
+    console.log(`› Installing dependencies of ${folder} (npm ci)…`);
+    must('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir });
   }
 }
 

@@ -6,6 +6,9 @@ import { ensureChromium, ensureDependencies, must, root, run } from './lib.mjs';
 import { startPostgres } from './postgres.mjs';
 
 ensureDependencies();
+// The official MCP conformance suite needs Node 22: the `node` npm package's binary, kept in its own
+// folder (e2e/mcp/conformance.test.ts runs it against /mcp).
+ensureDependencies('tools/mcp-conformance');
 ensureChromium();
 // Every project under its own runtime (tsconfig.json references them all): browser packages without
 // Node types, the server without the DOM, protocol with neither; tests too.
