@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each against its side-by-side baseline in the same run.
-// Results are written to bench/results/. BENCH_DURATION sets the seconds per measurement.
+// Results are written to test-results/bench/ (`npm run docs:refresh` copies them to bench/results/).
+// BENCH_DURATION sets the seconds per measurement.
 import { must } from './lib.mjs';
 
 must(process.execPath, ['--import', 'tsx', 'bench/mcp/run.ts']);

@@ -1,0 +1,33 @@
+// `npm run docs:refresh`: copies what the test runs and the benchmark produced under test-results/
+// into the tracked docs. Tests never write tracked files (a clean checkout stays clean after
+// `npm test`); updating the docs is this separate, deliberate step. Run `npm test` (and
+// `npm run bench` for the benchmark) first. Another suite that makes a doc artifact adds a line.
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { root } from './lib.mjs';
+
+/** [written by a run under test-results/, copied to this tracked path, made by]. */
+export const ARTIFACTS = [
+  ['screenshots/automation-hub.png', 'docs/screenshots/automation-hub.png', 'e2e/portal'],
+  ['screenshots/connected-apps.png', 'docs/screenshots/connected-apps.png', 'e2e/portal'],
+  ['screenshots/review-dialog.png', 'docs/screenshots/review-dialog.png', 'e2e/portal'],
+  ['native-webmcp.json', 'docs/native-webmcp.json', 'e2e/webmcp/native.test.ts'],
+  ['native-webmcp.md', 'docs/native-webmcp.md', 'e2e/webmcp/native.test.ts'],
+  ['bench/mcp.json', 'bench/results/mcp.json', 'npm run bench'],
+  ['bench/mcp.md', 'bench/results/mcp.md', 'npm run bench'],
+];
+
+let copied = 0;
+for (const [from, to, madeBy] of ARTIFACTS) {
+  const source = join(root, 'test-results', from);
+  if (!existsSync(source)) {
+    console.log(`  skipped ${to}: test-results/${from} is missing (made by ${madeBy})`);
+    continue;
+  }
+  mkdirSync(dirname(join(root, to)), { recursive: true });
+  copyFileSync(source, join(root, to));
+  console.log(`  copied  test-results/${from} → ${to}`);
+  copied++;
+}
+console.log(`${copied} of ${ARTIFACTS.length} doc artifacts refreshed.`);
+process.exit(copied === 0 ? 1 : 0);
