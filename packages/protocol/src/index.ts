@@ -79,6 +79,7 @@ export type {
   ConnectionView,
   DescriptorsView,
   GrantEntry,
+  PrepareAnswer,
   ReviewEffects,
   ReviewReceipt,
   SessionView,

@@ -38,7 +38,15 @@ export interface ReviewRequest {
 /** Shows the change to the owner and settles with their decision. The portal supplies the dialog. */
 export type Reviewer = (request: ReviewRequest) => Promise<'accept' | 'reject'>;
 
-export type ActivityOutcome = 'ok' | 'error' | 'declined' | 'cancelled' | 'uncertain' | 'refused';
+/** `replayed`: a write already committed under its request ID; its stored result, no review. */
+export type ActivityOutcome =
+  | 'ok'
+  | 'replayed'
+  | 'error'
+  | 'declined'
+  | 'cancelled'
+  | 'uncertain'
+  | 'refused';
 
 /** One tool call as the page saw it. Never carries inputs, contents or credentials. */
 export interface ActivityEntry {

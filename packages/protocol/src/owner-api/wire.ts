@@ -61,6 +61,14 @@ export interface ReviewReceipt {
   effects: ReviewEffects;
 }
 
+/**
+ * The answer of `prepare`: a receipt to review, or — when this exact write was already committed
+ * under its request ID — its stored result, with nothing to review (`replayed: true`).
+ */
+export type PrepareAnswer =
+  | { receipt: ReviewReceipt; replayed?: never }
+  | { replayed: true; result: unknown; receipt?: never };
+
 /** An app connection as the owner sees it. Never carries the token or its hash. */
 export interface ConnectionView {
   id: string;
