@@ -76,7 +76,10 @@ describeOnDialects('server tools and Consensus', () => {
     await stream.until('turn.done');
     expect(await noteTitle()).toBe('Q3 plan');
     // Through the one call path: a usage row per call, on the assistant's connection, channel hub.
-    const usage = await server!.store.db.selectFrom('usage').select(['tool', 'outcome', 'transport', 'connection_id']).execute();
+    const usage = await server!.store.db
+      .selectFrom('usage')
+      .select(['tool', 'outcome', 'transport', 'connection_id'])
+      .execute();
     const connectionId = server!.assistant.config.serverTools.account?.connectionId;
     expect(usage.filter((row) => row.transport === 'hub')).toEqual([
       { tool: 'collections_list', outcome: 'ok', transport: 'hub', connection_id: connectionId },
