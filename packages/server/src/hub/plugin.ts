@@ -26,7 +26,10 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   const runner = createTurnRunner(hub);
   app.diosc.hub = { services: hub, runner };
   const stopSweeper = startDeadlineSweeper(hub, runner, options.sweepIntervalMs ?? 1_000);
-  app.addHook('onClose', async () => stopSweeper());
+  app.addHook('onClose', async () => {
+    stopSweeper();
+    await runner.drain();
+  });
 
   await app.register(cors, {
     origin: (origin, callback) => {
