@@ -8,6 +8,8 @@ import { createAssistants } from './assistants/assistants.js';
 import { createConversations } from './conversations/conversations.js';
 import { createEventBus } from './events/event-bus.js';
 import { createEventLog } from './events/event-log.js';
+import { generateFileTool } from './files/generate-file-tool.js';
+import { createHubFiles } from './files/hub-files.js';
 import type { HubServices, HubTransaction } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
 import { accountCatalogTools } from './server-tools/account-catalog.js';
@@ -25,7 +27,9 @@ export interface HubOptions {
   env?: Record<string, string | undefined>;
   /** How often overdue interrupts are closed (default 1 s). */
   sweepIntervalMs?: number;
-  /** More server tools per assistant (e.g. generate_file once files are wired). */
+  /** How often expired files lose their bytes (default hourly). */
+  filePruneIntervalMs?: number;
+  /** More server tools per assistant (tests, embedders). */
   extraServerTools?: (assistantId: string) => ServerTool[];
   onIdle?: () => void;
 }
@@ -50,6 +54,7 @@ export function createHubServices(
   const env = options.env ?? process.env;
   const toolCache = new Map<string, ServerTool[]>();
   const assistants = createAssistants(store.db, clock, box);
+  const files = createHubFiles(store.db, clock);
   return {
     ...transactionOf(store.db, clock),
     clock,
@@ -58,6 +63,7 @@ export function createHubServices(
     visitors: createVisitorSessions(store.db, clock),
     events: createEventLog(store.db, clock, bus),
     bus,
+    files,
     transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
     async modelFor(assistant) {
       const { providerKey } = await assistants.secretsOf(assistant.id);
@@ -75,6 +81,7 @@ export function createHubServices(
       if (account?.connectionId) {
         tools.push(...accountCatalogTools(diosc, assistant.accountId, account.connectionId, account.grant));
       }
+      if (assistant.config.serverTools.generateFile?.enabled) tools.push(generateFileTool(files, assistant));
       tools.push(...(options.extraServerTools?.(assistant.id) ?? []));
       if (toolCache.size > 1_000) toolCache.clear();
       toolCache.set(turnId, tools);

@@ -1,3 +1,4 @@
+import type { FilesDatabase } from './files-schema.js';
 import type { HubDatabase } from './hub-schema.js';
 
 /**
@@ -103,7 +104,7 @@ export interface ReviewReceiptsTable {
   expires_at: number;
 }
 
-export interface Database extends HubDatabase {
+export interface Database extends HubDatabase, FilesDatabase {
   accounts: AccountsTable;
   collections: CollectionsTable;
   items: ItemsTable;
@@ -114,6 +115,7 @@ export interface Database extends HubDatabase {
   review_receipts: ReviewReceiptsTable;
 }
 
+export type { HubFileChunksTable, HubFilesTable } from './files-schema.js';
 export type {
   HubAssistantsTable,
   HubConversationsTable,
