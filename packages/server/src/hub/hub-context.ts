@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DioscContext } from '../context.js';
 import { createSecretBox, loadSecretKey } from '../secrets/secret-box.js';
 import type { Store } from '../store/dialect.js';
-import { createAssistants } from './assistants/assistants.js';
+import type { AssistantSecrets } from './assistants/assistant-config.js';
+import { type AssistantRecord, createAssistants } from './assistants/assistants.js';
 import { createConversations } from './conversations/conversations.js';
 import { createEventBus } from './events/event-bus.js';
 import { createEventLog } from './events/event-log.js';
@@ -13,7 +14,8 @@ import { createHubFiles } from './files/hub-files.js';
 import type { HubServices, HubTransaction } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
 import { accountCatalogTools } from './server-tools/account-catalog.js';
-import type { ServerTool } from './server-tools/server-tool.js';
+import { connectMcpServers } from './server-tools/mcp-server-tools.js';
+import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
 import { checkNavigationPath } from './sitemap/sitemap.js';
 import { describeSitemap } from './sitemap/system-prompt.js';
 import { createToolCalls } from './turns/tool-calls.js';
@@ -42,6 +44,27 @@ function transactionOf(db: Store['db'], clock: DioscContext['clock']): HubTransa
   };
 }
 
+/**
+ * The assistant's server tools for one turn: its account catalog (no network), its external MCP
+ * servers (listed once per turn run, the clients kept until the turn ends) and any extras.
+ */
+async function loadServerToolsFor(
+  diosc: DioscContext,
+  log: FastifyBaseLogger,
+  assistant: AssistantRecord,
+  secrets: AssistantSecrets,
+  extra: ServerTool[],
+): Promise<ServerToolSet> {
+  const tools: ServerTool[] = [];
+  const account = assistant.config.serverTools.account;
+  if (account?.connectionId) {
+    tools.push(...accountCatalogTools(diosc, assistant.accountId, account.connectionId, account.grant));
+  }
+  const mcp = await connectMcpServers(assistant.config.serverTools.mcpServers, secrets.mcpTokens ?? {}, log);
+  tools.push(...mcp.tools, ...extra);
+  return { tools, close: mcp.close };
+}
+
 /** Builds the hub's services over the app's store and account core; one set per app. */
 export function createHubServices(
   diosc: DioscContext,
@@ -52,9 +75,14 @@ export function createHubServices(
   const box = createSecretBox(loadSecretKey(config.secretKey, join(config.dataDir, 'secret.key')));
   const bus = createEventBus();
   const env = options.env ?? process.env;
-  const toolCache = new Map<string, ServerTool[]>();
+  const toolCache = new Map<string, Promise<ServerToolSet>>();
   const assistants = createAssistants(store.db, clock, box);
   const files = createHubFiles(store.db, clock);
+  const loadServerTools = async (assistant: AssistantRecord) =>
+    loadServerToolsFor(diosc, log, assistant, await assistants.secretsOf(assistant.id), [
+      ...(assistant.config.serverTools.generateFile?.enabled ? [generateFileTool(files, assistant)] : []),
+      ...(options.extraServerTools?.(assistant.id) ?? []),
+    ]);
   return {
     ...transactionOf(store.db, clock),
     clock,
@@ -74,18 +102,17 @@ export function createHubServices(
       });
     },
     async serverToolsFor(assistant, turnId) {
-      const cached = toolCache.get(turnId);
-      if (cached) return cached;
-      const tools: ServerTool[] = [];
-      const account = assistant.config.serverTools.account;
-      if (account?.connectionId) {
-        tools.push(...accountCatalogTools(diosc, assistant.accountId, account.connectionId, account.grant));
+      let set = toolCache.get(turnId);
+      if (!set) {
+        set = loadServerTools(assistant);
+        toolCache.set(turnId, set);
       }
-      if (assistant.config.serverTools.generateFile?.enabled) tools.push(generateFileTool(files, assistant));
-      tools.push(...(options.extraServerTools?.(assistant.id) ?? []));
-      if (toolCache.size > 1_000) toolCache.clear();
-      toolCache.set(turnId, tools);
-      return tools;
+      return (await set).tools;
+    },
+    async releaseServerTools(turnId) {
+      const set = toolCache.get(turnId);
+      toolCache.delete(turnId);
+      await (await set)?.close();
     },
     describeSitemap,
     checkPath: (routes, path) => {

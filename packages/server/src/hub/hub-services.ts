@@ -33,6 +33,8 @@ export interface HubServices extends HubTransaction {
   modelFor(assistant: AssistantRecord): Promise<{ model: LanguageModelV3; label: string; scripted: boolean }>;
   /** The assistant's server tools for one turn (MCP servers are listed once per turn and cached). */
   serverToolsFor(assistant: AssistantRecord, turnId: string): Promise<ServerTool[]>;
+  /** Closes the turn's MCP clients once it has ended. */
+  releaseServerTools(turnId: string): Promise<void>;
   describeSitemap(routes: AssistantConfig['sitemap']): string;
   checkPath(routes: AssistantConfig['sitemap'], path: string): { ok: true } | { ok: false; message: string };
   usage?: {

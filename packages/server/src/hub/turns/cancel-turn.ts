@@ -33,6 +33,7 @@ export async function cancelTurn(
     }
   }
   await hub.conversations.releaseTurn(turn.conversationId, turn.id);
+  await hub.releaseServerTools(turn.id);
   await hub.events.append(turn.conversationId, { type: 'turn.cancelled', turnId: turn.id });
   return turnView({ ...turn, status: 'cancelled' });
 }

@@ -271,6 +271,7 @@ export function createTurnRunner(hub: HubServices) {
     }
     if (!(await hub.turns.transition(turnId, ['running'], 'done'))) return;
     await hub.conversations.releaseTurn(conversationId, turnId);
+    await hub.releaseServerTools(turnId);
     const message = displayMessageOf(
       await hub.conversations.messages(conversationId),
       turnId,
@@ -289,6 +290,7 @@ export function createTurnRunner(hub: HubServices) {
     hub.log.warn({ turnId, code: wire.code }, 'turn failed');
     if (!(await hub.turns.transition(turnId, ['running', 'waiting'], 'failed', wire))) return;
     await hub.conversations.releaseTurn(turn.conversationId, turnId);
+    await hub.releaseServerTools(turnId);
     await emit(turn.conversationId, { type: 'turn.failed', turnId, error: wire });
   }
 
