@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { DioscError } from '@diosc/protocol';
-import { create as contentDisposition } from 'content-disposition';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HubServices } from '../hub-services.js';
 import { parseByteRange } from './byte-range.js';
+import { attachmentDisposition } from './content-disposition.js';
 import { isTextType } from './file-formats.js';
 
 /**
@@ -51,7 +51,7 @@ export function downloadRoute(hub: HubServices): FastifyPluginAsync {
           'content-type',
           isTextType(row.media_type) ? `${row.media_type}; charset=utf-8` : row.media_type,
         )
-        .header('content-disposition', contentDisposition(row.filename, { type: 'attachment' }))
+        .header('content-disposition', attachmentDisposition(row.filename))
         .header('content-length', end - start + 1);
       if (range) reply.status(206).header('content-range', `bytes ${start}-${end}/${size}`);
       return reply.send(Readable.from(hub.files.store.read(row, start, end)));

@@ -50,12 +50,14 @@ export async function startHubServer(
     dialect?: (typeof DIALECTS)[number];
     hub?: HubOptions;
     configure?: (app: FastifyInstance) => void;
+    /** false: the store's manual clock (`server.clock.advance`), for retention and expiry. */
+    realClock?: boolean;
   } = {},
 ): Promise<HubTestServer> {
   const model = createScriptedModel(options.script ?? [{ text: 'Hello from the script.' }]);
   const server = await startTestServer({
     dialect: options.dialect ?? currentDialect,
-    realClock: true,
+    realClock: options.realClock ?? true,
     configure: options.configure,
     hub: {
       sweepIntervalMs: 50,
