@@ -130,9 +130,11 @@ export function createFileStore(db: Kysely<Database>, clock: Clock) {
       });
     },
 
-    /** Removes a file and its chunks (a refused or failed write); chunks go with it (cascade). */
+    /**
+     * Removes a refused or failed write. One statement: its chunks go with the row (ON DELETE
+     * CASCADE), so even a failing chunk table cannot leave the row behind.
+     */
     async discard(fileId: string): Promise<void> {
-      await db.deleteFrom('hub_file_chunks').where('file_id', '=', fileId).execute();
       await db.deleteFrom('hub_files').where('id', '=', fileId).execute();
     },
 

@@ -95,6 +95,12 @@ describeOnDialects('a file from a browser tool', () => {
     const reply = view.body.messages.find((message) => message.role === 'assistant');
     expect(reply?.files).toEqual([file]);
     expect((await downloadFile(client, file.downloadUrl)).body.equals(bytes)).toBe(true);
+
+    // A tool's file belongs to its interrupt: it cannot be re-sent as the visitor's attachment.
+    const before = await rowCounts(server!.store);
+    const reattached = await client.send(conversation, { text: 'again', attachments: [file.fileId] });
+    expect(reattached.status).toBe(400);
+    expect(await rowCounts(server!.store)).toEqual(before);
   });
 
   it('refuses an answer naming a file uploaded without this interrupt, leaving the interrupt pending', async () => {
