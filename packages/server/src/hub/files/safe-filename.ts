@@ -1,9 +1,10 @@
 /**
  * Characters a filename never keeps: controls (`Cc`: NUL truncates names in C code, newlines split
  * headers and logs) and format characters (`Cf`: bidirectional overrides and isolates — U+202E makes
- * `invoice\u202Efdp.exe` read as `invoiceexe.pdf` — zero-width characters, the BOM), and line separators.
+ * `invoice\u202Efdp.exe` read as `invoiceexe.pdf` — zero-width characters, the BOM), lone surrogates
+ * (not UTF-8) and line separators.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 /** Reserved on Windows or meaningful to shells and URLs. */
 const RESERVED = /[<>:"|?*\\/]/g;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
