@@ -20,7 +20,7 @@ describe('safeFilename', () => {
         ),
         fc.constantFrom(['txt'], ['png'], ['jpg', 'jpeg']),
         (raw, extensions) => {
-          const name = safeFilename(raw, extensions);
+          const name = safeFilename(raw, [...extensions]);
           expect(name).not.toMatch(/[\p{Cc}\p{Cf}\u2028\u2029/\\<>:"|?*]/u);
           expect(name.startsWith('.')).toBe(false);
           expect(Buffer.byteLength(name)).toBeLessThanOrEqual(200);
