@@ -112,29 +112,45 @@ async function throughput(target: Target, file: ReturnType<typeof multipart>, si
   return { mbPerSecond: (ROUNDS * size) / MB / seconds, msPerUpload: (seconds * 1000) / ROUNDS };
 }
 
-async function concurrentPeak(target: Target, file: ReturnType<typeof multipart>) {
-  const to = await target.prepare();
-  const before = await memory(target, true);
-  await Promise.all(Array.from({ length: CONCURRENT }, () => upload(to, file)));
-  const after = await memory(target);
-  return { baselineMb: before.rss / MB, peakMb: after.peak / MB, growthMb: (after.peak - before.rss) / MB };
+/**
+ * In a fresh server process, so nothing resident from earlier rounds hides the growth: one small
+ * warm-up upload (code paths loaded, pools open), a settled baseline, then 10 uploads at once.
+ */
+async function concurrentPeak(start: () => Promise<Target>, file: ReturnType<typeof multipart>) {
+  const target = await start();
+  try {
+    const to = await target.prepare();
+    await upload(to, small);
+    const before = await memory(target, true);
+    await Promise.all(Array.from({ length: CONCURRENT }, () => upload(to, file)));
+    const after = await memory(target);
+    return { baselineMb: before.rss / MB, peakMb: after.peak / MB, growthMb: (after.peak - before.rss) / MB };
+  } finally {
+    target.process.kill('SIGTERM');
+  }
 }
 
-const targets = [await ours(), await bare()];
+const small = multipart(64 * 1024);
 const five = multipart(5 * MB);
 const twenty = multipart(20 * MB);
 const results: Record<string, Record<string, unknown>> = {};
-try {
-  for (const target of targets) {
-    results[target.name] = {
-      throughput5: await throughput(target, five, 5 * MB),
-      peak5: await concurrentPeak(target, five),
-      peak20: await concurrentPeak(target, twenty),
-    };
-    console.log(`${target.name}: ${JSON.stringify(results[target.name])}`);
+for (const [name, start] of [
+  ['ours', ours],
+  ['bare', bare],
+] as const) {
+  const target = await start();
+  let throughput5: Awaited<ReturnType<typeof throughput>>;
+  try {
+    throughput5 = await throughput(target, five, 5 * MB);
+  } finally {
+    target.process.kill('SIGTERM');
   }
-} finally {
-  for (const target of targets) target.process.kill('SIGTERM');
+  results[name] = {
+    throughput5,
+    peak5: await concurrentPeak(start, five),
+    peak20: await concurrentPeak(start, twenty),
+  };
+  console.log(`${name}: ${JSON.stringify(results[name])}`);
 }
 
 type Row = {
@@ -165,7 +181,7 @@ const f = (n: number) => n.toFixed(1);
 const table = [
   `# Hub file upload benchmark — ${at}`,
   '',
-  `*ours*: \`POST /api/hub/conversations/:id/files\` on the real app over SQLite (visitor session, file permission, magic-byte type check, 256 KiB chunks written as they arrive, quota check and commit). *bare*: the same \`@fastify/multipart\` on a bare Fastify route that reads the file and discards it. Same run, each server in its own process, loopback HTTP; ${ROUNDS} sequential uploads after one warm-up for throughput; peak resident memory sampled every 5 ms in the server while ${CONCURRENT} uploads run at once, from a settled (GC'd) baseline. Buffering whole files would add ≥ ${CONCURRENT * 5} MB (5 MB files) and ≥ ${CONCURRENT * 20} MB (20 MB files). ${machine.cpus} CPUs (${machine.cpu}), Node ${machine.node}.`,
+  `*ours*: \`POST /api/hub/conversations/:id/files\` on the real app over SQLite (visitor session, file permission, magic-byte type check, 256 KiB chunks written as they arrive, quota check and commit). *bare*: the same \`@fastify/multipart\` on a bare Fastify route that reads the file and discards it. Same run, each server in its own process, loopback HTTP; ${ROUNDS} sequential uploads after one warm-up for throughput; peak resident memory sampled every 5 ms in a fresh server process (after one 64 KiB warm-up upload and a GC) while ${CONCURRENT} uploads run at once. Buffering whole files would add ≥ ${CONCURRENT * 5} MB (5 MB files) and ≥ ${CONCURRENT * 20} MB (20 MB files). ${machine.cpus} CPUs (${machine.cpu}), Node ${machine.node}.`,
   '',
   '| measure | ours | bare | ours / bare |',
   '|---|---:|---:|---:|',
