@@ -11,6 +11,15 @@ export type {
   WebMcpAdapterOptions,
   WindowLike,
 } from './adapter-types.js';
+export { initialLifecycle, isLive, transition } from './lifecycle.js';
+export type {
+  LifecycleEffect,
+  LifecycleEvent,
+  LifecycleState,
+  LifecycleStep,
+  Named,
+  RegistrationKey,
+} from './lifecycle-types.js';
 export type {
   DetectedModelContext,
   LegacyModelContextLike,
@@ -35,4 +44,5 @@ export type { OwnerBrowserApiOptions } from './owner-browser-api.js';
 export { createOwnerBrowserApi } from './owner-browser-api.js';
 export type { OwnerRequest, OwnerRequestOptions } from './owner-request.js';
 export { createOwnerRequest, TransportFailure } from './owner-request.js';
+export { RegistrationFailed } from './registration.js';
 export type { ToolResult } from './tool-result.js';
