@@ -1,4 +1,4 @@
-import { DioscError } from '@diosc/protocol';
+import { DioscError, FILE_UPLOAD_PARTS } from '@diosc/protocol';
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { filesPermissionOf } from '../assistants/assistant-config.js';
@@ -50,9 +50,9 @@ export function uploadRoute(hub: HubServices): FastifyPluginAsync {
 
         // busboy stops a part one byte past the cap; the writer refuses it at that byte.
         const part = await request.file({ limits: { fileSize: permission.maxFileBytes + 1 } });
-        if (part?.fieldname !== 'file')
+        if (part?.fieldname !== FILE_UPLOAD_PARTS.file)
           throw new DioscError('invalid_input', 'The upload needs one file part named "file".');
-        const interruptId = fieldText(part.fields.interruptId);
+        const interruptId = fieldText(part.fields[FILE_UPLOAD_PARTS.interruptId]);
         if (interruptId !== undefined) {
           const { call, turn } = await requireCallOfVisitor(hub, visitor, interruptId, ['browser', 'intent']);
           if (turn.conversationId !== conversation.id)
