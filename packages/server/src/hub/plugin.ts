@@ -3,10 +3,10 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { fastifySSE } from '@fastify/sse';
 import type { FastifyPluginAsync } from 'fastify';
+import { startPeriodic } from '../periodic.js';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { eventsRoute } from './events/events-route.js';
 import { downloadRoute } from './files/download-route.js';
-import { startFilePruner } from './files/file-pruner.js';
 import { uploadRoute } from './files/upload-route.js';
 import type { HubOptions } from './hub-context.js';
 import { createHubServices } from './hub-context.js';
@@ -18,6 +18,7 @@ import { sessionRoutes } from './visitors/session-routes.js';
 import { visitorAuth } from './visitors/visitor-auth.js';
 
 const SESSIONS_PER_MINUTE_PER_ADDRESS = 30;
+const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * The assistant hub at `/api/hub`: visitor sessions, conversations, turns, interrupts for browser
@@ -29,9 +30,8 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   const runner = createTurnRunner(hub);
   app.diosc.hub = { services: hub, runner };
   const stopSweeper = startDeadlineSweeper(hub, runner, options.sweepIntervalMs ?? 1_000);
-  const stopPruner = startFilePruner({
-    prune: hub.files.prune,
-    intervalMs: options.filePruneIntervalMs,
+  const stopPruner = startPeriodic(hub.files.prune, {
+    intervalMs: options.filePruneIntervalMs ?? HOUR_MS,
     onError: (error) => app.log.warn({ err: error }, 'file pruning failed'),
   });
   app.addHook('onClose', async () => {

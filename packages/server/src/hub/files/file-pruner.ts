@@ -2,9 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../store/schema.js';
 
-const HOUR_MS = 60 * 60 * 1000;
 /** An upload still `writing` after this long was cut off (a crash, a dropped connection). */
-export const ABANDONED_WRITE_MS = HOUR_MS;
+export const ABANDONED_WRITE_MS = 60 * 60 * 1000;
 const BATCH = 100;
 const MAX_BATCHES = 50;
 
@@ -64,28 +63,4 @@ export async function pruneFiles(
     counts.abandoned += abandoned.length;
   }
   return counts;
-}
-
-/**
- * Runs `pruneFiles` every interval (hourly by default), like the receipt pruner: the timer is
- * unref'd, a failure is reported and never stops the server. Returns the function that stops it.
- */
-export function startFilePruner(options: {
-  prune: () => Promise<unknown>;
-  intervalMs?: number;
-  onError?: (error: unknown) => void;
-}): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    options
-      .prune()
-      .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        running = false;
-      });
-  }, options.intervalMs ?? HOUR_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DioscError, type FileDescriptor } from '@diosc/protocol';
+import { DioscError } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { HubFilesTable } from '../../store/files-schema.js';
@@ -28,21 +28,6 @@ export interface FileQuotas {
   maxConversationBytes: number;
   maxVisitorBytes: number;
   maxAssistantBytes: number;
-}
-
-export function downloadUrlOf(fileId: string): string {
-  return `/api/hub/files/${fileId}`;
-}
-
-/** What the model, the transcript and the chip see: no bytes, no credential. */
-export function descriptorOf(row: HubFilesTable): FileDescriptor {
-  return {
-    fileId: row.id,
-    filename: row.filename,
-    format: row.format,
-    downloadUrl: downloadUrlOf(row.id),
-    sizeBytes: Number(row.size_bytes),
-  };
 }
 
 /**

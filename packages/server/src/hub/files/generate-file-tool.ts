@@ -2,8 +2,8 @@ import { DioscError, type FileDescriptor } from '@diosc/protocol';
 import { filesPermissionOf } from '../assistants/assistant-config.js';
 import type { AssistantRecord } from '../assistants/assistants.js';
 import type { ServerTool } from '../server-tools/server-tool.js';
+import { descriptorOf } from './file-descriptor.js';
 import { extensionsOf, formatOf, mediaTypeOfFormat } from './file-formats.js';
-import { descriptorOf } from './file-store.js';
 import type { HubFiles } from './hub-files.js';
 
 export const GENERATE_FILE_TOOL = 'generate_file';

@@ -3,8 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { HubFilesTable } from '../../store/files-schema.js';
 import type { Database } from '../../store/schema.js';
+import { descriptorOf } from './file-descriptor.js';
 import { pruneFiles } from './file-pruner.js';
-import { createFileStore, descriptorOf } from './file-store.js';
+import { createFileStore } from './file-store.js';
 import { type WriteFileInput, writeFile } from './write-file.js';
 
 /**

@@ -12,12 +12,7 @@ afterEach(async () => {
 
 async function visitor(files: Record<string, unknown> = {}) {
   server = await startHubServer({ script: [{ text: 'Thanks for the files.' }], assistant: { files } });
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  const conversation = await client.conversation();
-  const stream = client.stream(conversation);
-  await stream.ready;
-  return { client, conversation, stream };
+  return server.visit();
 }
 
 function userParts(message: LanguageModelV3Message | undefined) {

@@ -20,9 +20,7 @@ const ATTACKS: { name: string; raw: string; stored: string }[] = [
 
 async function visitor() {
   server = await startHubServer();
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  return { client, conversation: await client.conversation() };
+  return server.visit();
 }
 
 describeOnDialects('filename attacks', () => {

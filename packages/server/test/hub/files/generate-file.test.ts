@@ -43,11 +43,7 @@ async function turn(
     script: steps,
     assistant: { serverTools: { generateFile: { enabled: true, ...generateFile } }, files },
   });
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  const conversation = await client.conversation();
-  const stream = client.stream(conversation);
-  await stream.ready;
+  const { client, conversation, stream } = await server.visit();
   await client.send(conversation, { text: 'Make the files' });
   await stream.until('turn.done');
   return { client, conversation, stream };
@@ -98,11 +94,7 @@ describeOnDialects('generate_file', () => {
 
   it('is not offered unless the assistant enables it', async () => {
     server = await startHubServer({ script: [{ text: 'No files here.' }] });
-    const client = server.client();
-    await client.open(server.assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit();
     await client.send(conversation, { text: 'hi' });
     await stream.until('turn.done');
     expect(server.model.calls[0]!.tools).not.toContain('generate_file');
@@ -165,11 +157,7 @@ describeOnDialects('generate_file', () => {
     });
     // The metadata row can be written, its first chunk cannot.
     await sql`drop table hub_file_chunks`.execute(server.store.db);
-    const client = server.client();
-    await client.open(server.assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit();
     await client.send(conversation, { text: 'Write it' });
     await stream.until('turn.done');
     const [result] = toolResults(server.model.calls[1]!.prompt);

@@ -16,9 +16,7 @@ async function visitor(options: { pruneEveryMs?: number } = {}) {
     assistant: { files: { retentionMs: MINUTE, maxConversationBytes: 300_000 } },
     hub: { filePruneIntervalMs: options.pruneEveryMs ?? 3_600_000 },
   });
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  return { client, conversation: await client.conversation() };
+  return server.visit();
 }
 
 describeOnDialects('the file pruner', () => {

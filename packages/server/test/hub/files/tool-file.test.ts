@@ -34,11 +34,7 @@ async function waitingForExport() {
     assistant: { browserTools: [EXPORT_TOOL] },
     script: [{ toolCalls: [{ toolName: 'export_chart', input: {} }] }, { text: 'Your chart is ready.' }],
   });
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  const conversation = await client.conversation();
-  const stream = client.stream(conversation);
-  await stream.ready;
+  const { client, conversation, stream } = await server.visit();
   await client.send(conversation, {
     text: 'Export the chart',
     registry: { tools: ['export_chart'], intents: [] },

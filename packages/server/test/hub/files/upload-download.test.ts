@@ -11,10 +11,7 @@ afterEach(async () => {
 
 async function visitor(options: Parameters<typeof startHubServer>[0] = {}) {
   server ??= await startHubServer(options);
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  const conversation = await client.conversation();
-  return { client, conversation };
+  return server.visit();
 }
 
 const SAFE_HEADERS = {

@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
+import type { HubClient } from '../support/hub-client.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../support/hub-server.js';
 import { rowCounts } from '../support/rows.js';
 import { fileRows, multipartBody, PDF_HEAD, PNG_1PX, type Upload, uploadFile } from './file-client.js';
@@ -11,14 +12,12 @@ afterEach(async () => {
 
 async function visitor(files: Record<string, unknown> = {}) {
   server ??= await startHubServer({ assistant: { files } });
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  return { client, conversation: await client.conversation() };
+  return server.visit();
 }
 
 /** Uploads, expects the refusal, and checks that no table changed (files and chunks included). */
 async function refused(
-  target: Awaited<ReturnType<typeof visitor>>,
+  target: { client: HubClient; conversation: string },
   upload: Upload,
   expected: { status: number; code: string },
 ) {
