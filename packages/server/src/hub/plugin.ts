@@ -37,6 +37,7 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   app.addHook('onClose', async () => {
     stopSweeper();
     stopPruner();
+    await runner.drain();
   });
 
   await app.register(cors, {

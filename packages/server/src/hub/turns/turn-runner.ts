@@ -23,19 +23,21 @@ const LEASE_MS = 60_000;
  */
 export function createTurnRunner(hub: HubServices) {
   const instance = `run_${randomUUID()}`;
-  const active = new Map<string, { again: boolean; abort: AbortController }>();
+  const active = new Map<string, { again: boolean; abort: AbortController; done: Promise<void> }>();
+  let closing = false;
 
   const emit = (conversationId: string, body: HubEventBody) => hub.events.append(conversationId, body);
 
   function schedule(turnId: string): void {
+    if (closing) return;
     const running = active.get(turnId);
     if (running) {
       running.again = true;
       return;
     }
-    const entry = { again: true, abort: new AbortController() };
+    const entry = { again: true, abort: new AbortController(), done: Promise.resolve() };
     active.set(turnId, entry);
-    void (async () => {
+    entry.done = (async () => {
       try {
         while (entry.again) {
           entry.again = false;
@@ -308,6 +310,21 @@ export function createTurnRunner(hub: HubServices) {
     },
     abort(turnId: string): void {
       active.get(turnId)?.abort.abort();
+    },
+    /**
+     * Stops taking turns and lets the running ones reach their next stored state (a step's end, a
+     * wait), so a closing process leaves no lease behind; after `graceMs` the rest are aborted and
+     * their leases lapse for another instance to take over.
+     */
+    async drain(graceMs = 10_000): Promise<void> {
+      closing = true;
+      const all = Promise.all([...active.values()].map((entry) => entry.done));
+      const timer = setTimeout(() => {
+        for (const entry of active.values()) entry.abort.abort();
+      }, graceMs);
+      timer.unref();
+      await all;
+      clearTimeout(timer);
     },
     get activeCount(): number {
       return active.size;
