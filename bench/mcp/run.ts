@@ -138,4 +138,6 @@ const dir = join(root, 'test-results/bench');
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'mcp.json'), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(dir, 'mcp.md'), table);
-console.log(`\n${table}\nWritten to test-results/bench/mcp.{json,md}; \`npm run docs:refresh\` copies them to bench/results/`);
+console.log(
+  `\n${table}\nWritten to test-results/bench/mcp.{json,md}; \`npm run docs:refresh\` copies them to bench/results/`,
+);

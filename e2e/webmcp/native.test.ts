@@ -8,7 +8,7 @@ import { addTestPage, bundleTestPage } from './support/test-page.js';
 
 /**
  * Native WebMCP in Debian Chromium, driven from the agent side through the DevTools `WebMCP` domain
- * against the real server. Every check is written to docs/native-webmcp.md with the browser version.
+ * against the real server. Every check is written to test-results/native-webmcp.md with the browser version (`npm run docs:refresh` copies it into docs/).
  */
 
 const SELECTION = [{ collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] }];

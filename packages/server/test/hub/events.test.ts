@@ -1,4 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
+import { createEventBus } from '../../src/hub/events/event-bus.js';
+import { createEventLog } from '../../src/hub/events/event-log.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 let server: HubTestServer | undefined;
@@ -52,6 +54,21 @@ describeOnDialects('the event stream', () => {
     expect(replay?.headers.get('content-type')).toContain('text/event-stream');
     expect(replay?.headers.get('cache-control')).toBe('no-store');
     await replay?.body?.cancel();
+  });
+
+  it('delivers an event this process was never told about (written by another instance) from the log', async () => {
+    server = await startHubServer();
+    const client = server.client();
+    await client.open(server.assistant.publishableKey);
+    const conversation = await client.conversation();
+    const stream = client.stream(conversation);
+    await stream.ready;
+    // Another instance's event log: same store, its own bus, so this process hears nothing.
+    const elsewhere = createEventLog(server.store.db, { now: () => Date.now() }, createEventBus());
+    await elsewhere.append(conversation, { type: 'turn.cancelled', turnId: 'trn_elsewhere' });
+    const event = await stream.until('turn.cancelled', () => true, 5_000);
+    expect(event).toMatchObject({ id: 1, turnId: 'trn_elsewhere' });
+    stream.close();
   });
 
   it('refuses a malformed Last-Event-ID with a structured error', async () => {

@@ -2,6 +2,8 @@ import { DioscError, type HubEvent } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HubServices } from '../hub-services.js';
 
+const LOG_POLL_MS = 2_000;
+
 function resumePoint(header: string | null, query: unknown): number {
   const raw = header ?? (query as { after?: string } | undefined)?.after ?? '0';
   if (!/^\d{1,12}$/.test(raw)) throw new DioscError('invalid_input', 'Last-Event-ID must be an event id.');
@@ -36,6 +38,13 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
           pending = true;
           wake?.();
         });
+        // Wake-ups come from this process's bus; a poll of the log covers any this process never
+        // hears (another instance wrote the event), so the stream never depends on a notification.
+        const poll = setInterval(() => {
+          pending = true;
+          wake?.();
+        }, LOG_POLL_MS);
+        poll.unref();
         let open = true;
         reply.sse.onClose(() => {
           open = false;
@@ -63,6 +72,7 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
             } while (open && batch.length > 0);
           }
         } finally {
+          clearInterval(poll);
           unsubscribe();
         }
       },

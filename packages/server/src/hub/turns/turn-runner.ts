@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DioscError, type FileDescriptor, type HubEventBody, type PageSnapshot } from '@diosc/protocol';
 import type { ModelMessage, ToolResultPart } from 'ai';
+import { filesPermissionOf } from '../assistants/assistant-config.js';
 import type { AssistantRecord } from '../assistants/assistants.js';
 import { consensusRequestOf } from '../consensus/consensus-request.js';
 import { displayMessageOf } from '../conversations/display.js';
+import { acceptsImages, attachmentParts } from '../files/attachment-parts.js';
 import type { HubServices } from '../hub-services.js';
 import { interruptOf } from '../interrupts/interrupt-view.js';
 import { classifyCall, errorOutput } from './classify-call.js';
@@ -21,19 +23,21 @@ const LEASE_MS = 60_000;
  */
 export function createTurnRunner(hub: HubServices) {
   const instance = `run_${randomUUID()}`;
-  const active = new Map<string, { again: boolean; abort: AbortController }>();
+  const active = new Map<string, { again: boolean; abort: AbortController; done: Promise<void> }>();
+  let closing = false;
 
   const emit = (conversationId: string, body: HubEventBody) => hub.events.append(conversationId, body);
 
   function schedule(turnId: string): void {
+    if (closing) return;
     const running = active.get(turnId);
     if (running) {
       running.again = true;
       return;
     }
-    const entry = { again: true, abort: new AbortController() };
+    const entry = { again: true, abort: new AbortController(), done: Promise.resolve() };
     active.set(turnId, entry);
-    void (async () => {
+    entry.done = (async () => {
       try {
         while (entry.again) {
           entry.again = false;
@@ -119,10 +123,15 @@ export function createTurnRunner(hub: HubServices) {
     const tools = offeredTools(assistant.config, registry, serverTools);
     const { model } = await hub.modelFor(assistant);
     const stored = await hub.conversations.messages(conversationId);
+    const permission = filesPermissionOf(assistant.config);
+    const attached = await attachmentParts(hub.files, stored, {
+      inlineTextMaxBytes: permission.inlineTextMaxBytes,
+      images: acceptsImages(model.provider, permission.modelImages),
+    });
     const outcome = await runModelStep({
       model,
       system: systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
-      messages: buildPrompt(stored),
+      messages: buildPrompt(stored, attached),
       tools,
       signal,
       onDelta: async (delta) => {
@@ -204,6 +213,7 @@ export function createTurnRunner(hub: HubServices) {
     const tools = await hub.serverToolsFor(assistant, call.turnId);
     const tool = tools.find((candidate) => candidate.name === call.tool);
     let output: ToolOutput;
+    let file: FileDescriptor | undefined;
     try {
       if (!tool)
         throw new DioscError('tool_not_offered', `The server tool "${call.tool}" is no longer available.`);
@@ -215,6 +225,7 @@ export function createTurnRunner(hub: HubServices) {
         toolCallId: call.id,
         visitorId,
       });
+      file = tool.filesOf?.(value)[0];
       const edit = call.answer as { decision?: string; changed?: string[] } | null;
       output = {
         type: 'json',
@@ -229,7 +240,10 @@ export function createTurnRunner(hub: HubServices) {
         : { code: 'tool_failed', message: String((error as Error)?.message ?? error).slice(0, 500) };
       output = errorOutput(wire.code, wire.message);
     }
-    await hub.toolCalls.transition(call.id, 'running', 'done', { output });
+    // A delivered file rides on the call's answer, where the tool message takes its chips from.
+    const answer = file ? { ...((call.answer as object | null) ?? {}), file } : undefined;
+    await hub.toolCalls.transition(call.id, 'running', 'done', { output, ...(answer ? { answer } : {}) });
+    if (file) await emit(turn.conversationId, { type: 'file.ready', turnId: call.turnId, file });
     await emit(turn.conversationId, {
       type: 'tool.finished',
       turnId: call.turnId,
@@ -296,6 +310,21 @@ export function createTurnRunner(hub: HubServices) {
     },
     abort(turnId: string): void {
       active.get(turnId)?.abort.abort();
+    },
+    /**
+     * Stops taking turns and lets the running ones reach their next stored state (a step's end, a
+     * wait), so a closing process leaves no lease behind; after `graceMs` the rest are aborted and
+     * their leases lapse for another instance to take over.
+     */
+    async drain(graceMs = 10_000): Promise<void> {
+      closing = true;
+      const all = Promise.all([...active.values()].map((entry) => entry.done));
+      const timer = setTimeout(() => {
+        for (const entry of active.values()) entry.abort.abort();
+      }, graceMs);
+      timer.unref();
+      await all;
+      clearTimeout(timer);
     },
     get activeCount(): number {
       return active.size;
