@@ -83,6 +83,7 @@ export type {
   PrepareAnswer,
   ReviewEffects,
   ReviewReceipt,
+  SessionStatus,
   SessionView,
   UsageView,
 } from './owner-api/wire.js';

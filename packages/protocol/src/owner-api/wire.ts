@@ -27,7 +27,16 @@ export interface SessionView {
   account: { id: string; email: string; displayName: string };
   csrfToken: string;
   sessionGeneration: number;
+  /** When this session began (ISO): the activity log marks what came before it. */
+  startedAt: string;
 }
+
+/**
+ * `GET /api/owner/session/status`: the session, or why there is none — answered 200 either way,
+ * since being signed out is a normal state, not a failed request. `ended` is true when a session
+ * cookie was sent for a session that has ended (expired, signed out, replaced).
+ */
+export type SessionStatus = { signedIn: true; session: SessionView } | { signedIn: false; ended: boolean };
 
 export interface BrowserAccessView {
   enabled: boolean;

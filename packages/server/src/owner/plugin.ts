@@ -40,7 +40,7 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
     refuseCrossSite(request);
     const mutation = isMutation(request.method);
     if (mutation) assertMutationProvenance(request, config.publicOrigin);
-    if (request.routeOptions.config.ownerSignIn) return;
+    if (request.routeOptions.config.ownerSignIn || request.routeOptions.config.ownerProbe) return;
     request.owner = await authenticateOwner(request, cookieName, sessions, accounts);
     if (mutation && !verifyCsrfToken(request.owner.session.csrf_secret, request.headers['x-csrf-token'])) {
       throw new DioscError('csrf_failed');
