@@ -64,18 +64,32 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
 
   let knownGeneration: number | null = null;
 
-  async function loadAccess(): Promise<void> {
+  /** The server's record of this session's access; null when it could not be read. */
+  async function loadAccess(): Promise<BrowserAccessView | null> {
     try {
-      access.set(await api.browserAccess());
+      const view = await api.browserAccess();
+      access.set(view);
+      return view;
     } catch {
       access.set(null);
+      return null;
     }
   }
 
+  /**
+   * Reads the access record first and asks for descriptors only when tools are on: with tools off
+   * the descriptors request is a refusal (403 `not_enabled`), and a normal state should not show
+   * as a failed request. When the record could not be read, the adapter's own request tells why.
+   */
   async function sync(): Promise<void> {
     const current = session.state.value;
     if (current.status !== 'signed-in') return;
-    await Promise.all([adapter.sync(current.session.sessionGeneration), loadAccess()]);
+    const view = await loadAccess();
+    if (view && !view.enabled) {
+      if (adapter.state.status !== 'disabled' && adapter.state.status !== 'unsupported') adapter.disable();
+      return;
+    }
+    if (session.state.value === current) await adapter.sync(current.session.sessionGeneration);
   }
 
   function onSession(next: SessionState): void {

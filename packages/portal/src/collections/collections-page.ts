@@ -10,6 +10,34 @@ import './item-panel.js';
 import './new-item-dialog.js';
 import { collectionsPageStyles } from './collections-page-styles.js';
 
+const LAST_COLLECTION = 'diosc.lastCollection';
+
+/**
+ * The collection to open when none is named (after sign-in, or at `/collections`): the one last
+ * opened in this browser if it still exists, else the inbox, else the first. Only the ID is kept.
+ */
+export function defaultCollection(collections: readonly CollectionRow[]): CollectionRow | undefined {
+  let last: string | null = null;
+  try {
+    last = localStorage.getItem(LAST_COLLECTION);
+  } catch {
+    // No storage: fall back to the inbox.
+  }
+  return (
+    collections.find((row) => row.id === last) ??
+    collections.find((row) => row.kind === 'inbox') ??
+    collections[0]
+  );
+}
+
+function rememberCollection(id: string): void {
+  try {
+    localStorage.setItem(LAST_COLLECTION, id);
+  } catch {
+    // Not remembered; the inbox opens next time.
+  }
+}
+
 /** Browse every collection (inbox, storage, external mirror), open an item, create storage items. */
 export class CollectionsPage extends LitElement {
   static override properties = {
@@ -44,16 +72,18 @@ export class CollectionsPage extends LitElement {
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('collection')) void this.#loadItems();
+    if (changed.has('collection')) {
+      if (this.collection !== null) rememberCollection(this.collection);
+      void this.#loadItems();
+    }
   }
 
   async #loadCollections(): Promise<void> {
     try {
       const { result } = await this.portal.api.operation('collections_list', {});
       this.collections = result.collections;
-      if (this.collection === null && result.collections[0]) {
-        this.portal.router.navigate(collectionPath(result.collections[0].id), { replace: true });
-      }
+      const opening = this.collection === null ? defaultCollection(result.collections) : undefined;
+      if (opening) this.portal.router.navigate(collectionPath(opening.id), { replace: true });
     } catch (error) {
       this.error = errorText(error);
     }
