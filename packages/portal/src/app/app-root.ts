@@ -83,12 +83,13 @@ export class AppRoot extends LitElement {
     }
     const account = state.status === 'signed-in' ? state.session.account : state.account;
     const route = router.route.value;
-    return html`<a class="skip-link" href="#main" @click=${(event: Event) => {
-      event.preventDefault();
-      this.focusMain();
-    }}>${t('app.skipToContent')}</a>
-    <div class="frame">
+    // The skip link is the first Tab stop; it sits in the first landmark, so no content is outside one.
+    return html`<div class="frame">
       <div class="side-col"><aside>
+        <a class="skip-link" href="#main" @click=${(event: Event) => {
+          event.preventDefault();
+          this.focusMain();
+        }}>${t('app.skipToContent')}</a>
         <a class="brand" href=${PATHS.collections}>${icons.shield}<span>Diosc</span></a>
         <diosc-side-nav .page=${route.page}></diosc-side-nav>
         <p class="hint small muted">${t('app.shortcutHint')}</p>

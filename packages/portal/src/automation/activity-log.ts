@@ -124,7 +124,9 @@ export class ActivityLog extends LitElement {
     const start = this.#sessionStart();
     const current = start === null ? rows : rows.filter((row) => row.at >= start);
     const earlier = start === null ? [] : rows.filter((row) => row.at < start);
-    return html`<div class="wrap table-wrap"><table class="mt">
+    // On a narrow screen the table scrolls inside this region, which takes focus so the keyboard
+    // can scroll it too (nothing inside it is focusable).
+    return html`<div class="wrap table-wrap" tabindex="0" role="region" aria-label=${t('automation.activity.tableLabel')}><table class="mt">
       <thead>
         <tr>
           <th scope="col">${t('automation.activity.time')}</th>

@@ -266,6 +266,9 @@ export const sharedStyles = css`
   .table-wrap {
     overflow-x: auto;
     max-width: 100%;
+    /* Contains the visually hidden labels inside it: absolutely placed, they would otherwise be laid
+       out against the page and widen it from beyond the scroller. */
+    position: relative;
   }
   dialog {
     border: 1px solid var(--border);
