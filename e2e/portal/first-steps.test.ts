@@ -178,23 +178,3 @@ describe('first steps in the portal', () => {
     }
   });
 });
-
-describe('signed in elsewhere, in the browser', () => {
-  let h: PortalHarness;
-  beforeAll(async () => {
-    h = await startPortal({ webmcp: false });
-  });
-  afterAll(() => h?.close());
-
-  it('answers a reload with no red console line either', async () => {
-    await signIn(h.page, h.server.url, '/connected-apps');
-    const errors: string[] = [];
-    h.page.on('console', (line) => {
-      if (line.type() === 'error') errors.push(line.text());
-    });
-    await h.page.reload();
-    await h.page.locator('diosc-connected-apps-page h1').waitFor();
-    await h.page.waitForTimeout(300);
-    expect(errors).toEqual([]);
-  });
-});
