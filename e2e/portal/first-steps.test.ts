@@ -21,6 +21,21 @@ describe('first steps in the portal', () => {
   const consoleLines: ConsoleMessage[] = [];
 
   const app = () => h.page.locator('diosc-app');
+  /** A new note the agent asks to create (so a review opens, unless it was already done). */
+  const newNote = (item: string, requestId: string) => ({
+    collection: 'notes',
+    item,
+    requestId,
+    ifNoneMatch: '*',
+    content: { title: item, body: `${item} body` },
+  });
+  /** The agent asks for a write and the owner rejects it in the review. */
+  async function rejected(item: string, requestId: string): Promise<void> {
+    const call = await agent.invoke('item_write', newNote(item, requestId));
+    await reviewOpen().waitFor();
+    await h.page.click('diosc-review-dialog button.reject');
+    await agent.responded(call);
+  }
   const reviewOpen = () => h.page.locator('diosc-review-dialog dialog[open]');
   /** Console errors and warnings since `from`, and any line from i18next itself. */
   const noisy = (from: number) =>
@@ -84,16 +99,7 @@ describe('first steps in the portal', () => {
     expect(
       failureText(await agent.responded(await agent.invoke('items_list', { collection: 'inbox' }))),
     ).toMatch(/not_granted/);
-    const write = await agent.invoke('item_write', {
-      collection: 'notes',
-      item: 'earlier',
-      requestId: 'first-steps-0001',
-      ifNoneMatch: '*',
-      content: { title: 'Earlier', body: 'x' },
-    });
-    await reviewOpen().waitFor();
-    await h.page.click('diosc-review-dialog button.reject');
-    await agent.responded(write);
+    await rejected('earlier', 'first-steps-0001');
     const log = h.page.locator('diosc-activity-log');
     await log.locator('td', { hasText: 'first-steps-0001' }).waitFor();
     await log.locator('.badge', { hasText: 'Refused: Not granted' }).waitFor();
@@ -118,13 +124,7 @@ describe('first steps in the portal', () => {
     ]);
     await agent.close();
     agent = await attachAgent(h.page);
-    const input = {
-      collection: 'notes',
-      item: 'replayed',
-      requestId: 'first-steps-0002',
-      ifNoneMatch: '*',
-      content: { title: 'Replayed', body: 'once' },
-    };
+    const input = newNote('replayed', 'first-steps-0002');
     const first = await agent.invoke('item_write', input);
     await reviewOpen().waitFor();
     await h.page.click('diosc-review-dialog button.approve');
@@ -155,18 +155,7 @@ describe('first steps in the portal', () => {
   });
 
   it('stacks notices in the bottom-right corner, at most three at once', async () => {
-    for (let i = 0; i < 4; i++) {
-      const call = await agent.invoke('item_write', {
-        collection: 'notes',
-        item: `toast-${i}`,
-        requestId: `first-steps-toast-${i}`,
-        ifNoneMatch: '*',
-        content: { title: 'T', body: 'x' },
-      });
-      await reviewOpen().waitFor();
-      await h.page.click('diosc-review-dialog button.reject');
-      await agent.responded(call);
-    }
+    for (let i = 0; i < 4; i++) await rejected(`toast-${i}`, `first-steps-toast-${i}`);
     const toasts = app().locator('diosc-toast-region .toast');
     expect(await toasts.count()).toBeLessThanOrEqual(3);
     expect(await toasts.count()).toBeGreaterThan(0);

@@ -121,14 +121,9 @@ export const appRootStyles = css`
       .palette-button {
         min-width: 0;
       }
-      /* Icon only: the label stays in the accessible name, out of sight. */
+      /* Icon only: the label stays in the button's accessible name, at no size. */
       .palette-button .label {
-        position: absolute;
-        width: 1px;
-        height: 1px;
-        overflow: hidden;
-        clip: rect(0 0 0 0);
-        white-space: nowrap;
+        font-size: 0;
       }
       .palette-button kbd,
       .account {
