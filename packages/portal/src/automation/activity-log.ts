@@ -1,4 +1,4 @@
-import { css, html, LitElement, nothing } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import type { UsageView } from '../api/owner-api.js';
 import type { Portal } from '../app/portal.js';
 import { formatTime, hasKey, I18nController, t } from '../i18n/i18n.js';
@@ -6,6 +6,7 @@ import { ObserveController } from '../state/observable.js';
 import { errorText } from '../ui/error-text.js';
 import { outcomeLabel } from '../ui/outcome-label.js';
 import { sharedStyles } from '../ui/shared-styles.js';
+import { activityLogStyles } from './activity-log-styles.js';
 
 interface Row {
   at: string;
@@ -27,34 +28,7 @@ export class ActivityLog extends LitElement {
     entries: { state: true },
     error: { state: true },
   };
-  static override styles = [
-    sharedStyles,
-    css`
-      .wrap {
-        overflow-x: auto;
-      }
-      td.mono {
-        word-break: break-all;
-      }
-      .page-only {
-        display: block;
-        margin-top: 0.2rem;
-      }
-      tr.group th {
-        text-transform: none;
-        letter-spacing: normal;
-        font-size: 0.85rem;
-        color: var(--text);
-        background: var(--surface-2);
-      }
-      tbody.earlier td {
-        color: var(--muted);
-      }
-      .hint {
-        font-weight: 400;
-      }
-    `,
-  ];
+  static override styles = [sharedStyles, activityLogStyles];
   declare portal: Portal;
   declare entries: UsageView[] | null;
   declare error: string | null;
