@@ -69,11 +69,7 @@ describeOnDialects('two instances over one store', () => {
     server = await startHubServer({
       script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'A' }],
     });
-    const a = server.client();
-    await a.open(server.assistant.publishableKey);
-    const conversation = await a.conversation();
-    const stream = a.stream(conversation);
-    await stream.ready;
+    const { client: a, conversation, stream } = await server.visit();
     const sent = await a.send(conversation, {
       text: 'read',
       registry: { tools: ['read_page'], intents: [] },

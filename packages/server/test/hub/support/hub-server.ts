@@ -17,8 +17,8 @@ export interface HubTestServer extends TestServer {
   /** The origin the test assistant allows (a page that embeds the widget). */
   pageOrigin: string;
   client(origin?: string): HubClient;
-  /** A new visitor: a session on the test assistant, a fresh conversation, its event stream open. */
-  visit(): Promise<{ client: HubClient; conversation: string; stream: EventStream }>;
+  /** A new visitor: a session on the assistant (the test one by default), a fresh conversation, its event stream open. */
+  visit(on?: AssistantRecord): Promise<{ client: HubClient; conversation: string; stream: EventStream }>;
   createAssistant(input: Record<string, unknown>): Promise<AssistantRecord>;
 }
 
@@ -82,9 +82,9 @@ export async function startHubServer(
     assistant,
     pageOrigin: PAGE_ORIGIN,
     client: (origin = PAGE_ORIGIN) => new HubClient(server.url, origin),
-    async visit() {
+    async visit(on = assistant) {
       const client = new HubClient(server.url, PAGE_ORIGIN);
-      await client.open(assistant.publishableKey);
+      await client.open(on.publishableKey);
       const conversation = await client.conversation();
       const stream = client.stream(conversation);
       await stream.ready;
