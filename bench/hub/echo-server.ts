@@ -1,7 +1,7 @@
 // The baseline for the round-trip latency: the least a server can do for "POST a result, get the
 // next event on an open SSE stream" — plain node:http, no store, no model. GET /events opens the
 // stream; POST /answer reads and parses the body, writes one SSE event the size of our `interrupt`
-// event to that stream, and acknowledges. Prints { url }.
+// event to that stream, and acknowledges. Prints { url }; answers IPC with its CPU time or memory.
 import { createServer, type ServerResponse } from 'node:http';
 
 const streams = new Map<string, ServerResponse>();
@@ -55,6 +55,17 @@ http.listen(0, '127.0.0.1', () => {
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+});
+// Over IPC: CPU time used so far (asked for between, never during, the timed round trips), or the
+// memory after a full GC (what an open stream costs on bare node:http).
+process.on('message', async (message: { type?: string }) => {
+  if (message.type === 'measure') {
+    for (let round = 0; round < 4; round++) {
+      (globalThis as { gc?: () => void }).gc?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    process.send?.({ type: 'measure', memory: process.memoryUsage(), streams: streams.size });
+  } else process.send?.({ type: 'usage', cpu: process.cpuUsage() });
 });
 process.on('SIGTERM', () => {
   http.closeAllConnections();

@@ -3,9 +3,10 @@
 // turn). Prints { url, publishableKey } once listening. Started again on the same directory it
 // reuses the store as it is — a restart. Over IPC it answers { type: 'measure' } (its memory after
 // a full GC, so a parent can weigh this process alone), { type: 'counts' } (what the store holds)
-// and { type: 'statements' } (SQL statements run so far).
+// and { type: 'usage' } (SQL statements run and CPU time used so far).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../packages/server/src/app.js';
 import { systemClock } from '../../packages/server/src/clock.js';
@@ -25,9 +26,22 @@ const config = loadConfig(
 );
 const store = await openStore({ sqlitePath });
 const { accountId } = await ensureOwner(store, config, systemClock);
-const model = createScriptedModel(roundTripScript(Number(process.env.HUB_BENCH_CALLS ?? 1)), {
+const scripted = createScriptedModel(roundTripScript(Number(process.env.HUB_BENCH_CALLS ?? 1)), {
   modelId: 'scripted-bench',
 });
+// The scripted model records every call's prompt for tests to read; over 10,000 turns that log
+// alone is ~1.3 KB a turn (measured with heap snapshots), which is the test double's, not the
+// hub's. So it is emptied after each call. (The demo model is built afresh per step: no such log.)
+const model: LanguageModelV3 = {
+  ...scripted,
+  async doStream(options) {
+    try {
+      return await scripted.doStream(options);
+    } finally {
+      scripted.calls.length = 0;
+    }
+  },
+};
 // Counts the SQL statements the hub runs (Kysely passes each one through its plugins once): the
 // evidence for where a round trip's time goes. A function call per statement; nothing else changes.
 let statements = 0;
@@ -97,7 +111,7 @@ async function measure() {
 }
 
 const requests: Record<string, () => Promise<object>> = {
-  statements: async () => ({ count: statements }),
+  usage: async () => ({ statements, cpu: process.cpuUsage() }),
   counts,
   measure,
 };

@@ -14,6 +14,7 @@ import { REGISTRY, REPLY, RESULT, userText } from './fixtures.js';
 import { HubClient } from './hub-client.js';
 import { pool } from './pool.js';
 import { type Percentiles, percentiles } from './stats.js';
+import { bareStreamCost } from './stream-cost.js';
 
 type HubInfo = { url: string; publishableKey: string };
 interface Measured {
@@ -91,6 +92,8 @@ export interface MemoryResult {
   perTurn: { heapUsed: number; external: number; rss: number; store: number };
   perConversation: { heapUsed: number; external: number; rss: number; store: number };
   perStream: { heapUsed: number; external: number; rss: number };
+  /** The same streams held by the bare node:http echo: what any open stream costs. */
+  perBareStream: { heapUsed: number; external: number; rss: number };
   resumed: {
     live: number;
     afterRestart: number;
@@ -194,6 +197,7 @@ export async function measureMemory(turns: number, streams: number, sample: numb
         store: (convs.storeBytes - base.storeBytes) / turns,
       },
       perStream: per(waiting.memory, withStreams.memory, streams),
+      perBareStream: await bareStreamCost(streams),
       resumed: {
         live: live.length,
         afterRestart: later.length,

@@ -1,6 +1,6 @@
 // The hub benchmark's report: the goals of issue 11 judged against the numbers, and the markdown.
 import type { TurnBytes } from './bytes.js';
-import type { LatencyResult } from './latency.js';
+import { type LatencyResult, PER_TURN } from './latency.js';
 import type { MemoryResult } from './memory.js';
 
 export interface HubReport {
@@ -8,7 +8,11 @@ export interface HubReport {
   at: string;
   seconds: number;
   machine: { cpus: number; cpu: string; node: string; loadavg: { before: number[]; after: number[] } };
-  bytes: { resultBytes: number; conversations: { turns: number; ours: TurnBytes[]; sdk: TurnBytes[] }[] };
+  bytes: {
+    resultBytes: number;
+    sdkVersion: string;
+    conversations: { turns: number; ours: TurnBytes[]; sdk: TurnBytes[] }[];
+  };
   latency: LatencyResult;
   memory: MemoryResult;
 }
@@ -67,7 +71,7 @@ function bytesSection(report: HubReport): string[] {
   return [
     '## 1. Bytes upstream per browser-tool result',
     '',
-    `One conversation each of ${conversations.map((row) => row.turns).join(', ')} turns; every turn one \`read_page\` round trip with the same ${resultBytes}-byte result. **Ours**: the body of \`POST /api/hub/interrupts/:id/answer\` (\`{ "result": … }\` only). **AI SDK**: the body of the request \`AbstractChat\` + \`DefaultChatTransport\` (ai ${'6.0.326'}) sends after \`addToolOutput\` (\`sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls\`) to a \`streamText(…).pipeUIMessageStreamToResponse()\` route on the same scripted model. Request bodies only (headers excluded on both sides).`,
+    `One conversation each of ${conversations.map((row) => row.turns).join(', ')} turns; every turn one \`read_page\` round trip with the same ${resultBytes}-byte result. **Ours**: the body of \`POST /api/hub/interrupts/:id/answer\` (\`{ "result": … }\` only). **AI SDK**: the body of the request \`AbstractChat\` + \`DefaultChatTransport\` (ai ${report.bytes.sdkVersion}) sends after \`addToolOutput\` (\`sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls\`) to a \`streamText(…).pipeUIMessageStreamToResponse()\` route on the same scripted model. Request bodies only (headers excluded on both sides).`,
     '',
     '| at turn | ours (B) | AI SDK chat client (B) | AI SDK / ours |',
     '|---:|---:|---:|---:|',
@@ -83,7 +87,7 @@ function bytesSection(report: HubReport): string[] {
     '|---:|---:|---:|---:|',
     ...conversations.map(
       (row) =>
-        `| ${row.turns} turns | ${total(row.ours).toLocaleString('en')} | ${total(row.sdk).toLocaleString('en')} | ${(total(row.sdk) / total(row.ours)).toFixed(1)}× |`,
+        `| ${row.turns} turn${row.turns === 1 ? '' : 's'} | ${total(row.ours).toLocaleString('en')} | ${total(row.sdk).toLocaleString('en')} | ${(total(row.sdk) / total(row.ours)).toFixed(1)}× |`,
     ),
     '',
     '(“Everything” is each turn’s user message plus its tool result; our message carries the page registry, no snapshot.)',
@@ -92,13 +96,13 @@ function bytesSection(report: HubReport): string[] {
 }
 
 function latencySection(report: HubReport): string[] {
-  const { ours, bare, added, statementsPerRoundTrip } = report.latency;
+  const { ours, bare, added, statementsPerRoundTrip, cpuMsPerRoundTrip } = report.latency;
   const row = (name: string, p: typeof ours) =>
     `| ${name} | ${ms(p.p50)} | ${ms(p.p95)} | ${ms(p.p99)} | ${ms(p.mean)} | ${p.n} |`;
   return [
     '## 2. Added latency per browser-tool round trip (loopback)',
     '',
-    `From sending the answer POST to the next \`interrupt\` event arriving on the already-open SSE stream. **Ours**: the real hub (visitor auth, answer compare-and-set, event log, turn lease, one \`streamText\` step on a scripted model that answers instantly, the next interrupt persisted and streamed), ${'10'} round trips per turn, a fresh conversation per turn. **Bare**: a node:http server that, on POST, parses the body and writes one SSE event of the same size to the open stream. Same client code, same headers and body; blocks interleaved; both servers in their own processes.`,
+    `From sending the answer POST to the next \`interrupt\` event arriving on the already-open SSE stream. **Ours**: the real hub (visitor auth, answer compare-and-set, event log, turn lease, one \`streamText\` step on a scripted model that answers instantly, the next interrupt persisted and streamed), ${PER_TURN} round trips per turn, a fresh conversation per turn. **Bare**: a node:http server that, on POST, parses the body and writes one SSE event of the same size to the open stream. Same client code, same headers and body; blocks interleaved; both servers in their own processes.`,
     '',
     '| | p50 (ms) | p95 (ms) | p99 (ms) | mean (ms) | n |',
     '|---|---:|---:|---:|---:|---:|',
@@ -107,7 +111,7 @@ function latencySection(report: HubReport): string[] {
     `| **added (ours − bare)** | **${ms(added.p50)}** | ${ms(added.p95)} | ${ms(added.p99)} | ${ms(ours.mean - bare.mean)} | |`,
     `| ours / bare | ${(ours.p50 / bare.p50).toFixed(1)}× | ${(ours.p95 / bare.p95).toFixed(1)}× | ${(ours.p99 / bare.p99).toFixed(1)}× | ${(ours.mean / bare.mean).toFixed(1)}× | |`,
     '',
-    `The hub ran ${statementsPerRoundTrip.toFixed(1)} SQL statements per round trip (counted through a Kysely plugin in the benchmark's server).`,
+    `Server CPU time per round trip (user + system, read from each server process between blocks): ours ${ms(cpuMsPerRoundTrip.ours)} ms, bare ${ms(cpuMsPerRoundTrip.bare)} ms (${(cpuMsPerRoundTrip.ours / cpuMsPerRoundTrip.bare).toFixed(1)}×) — less sensitive to a busy machine than wall time. The hub ran ${statementsPerRoundTrip.toFixed(1)} SQL statements per round trip (counted through a Kysely plugin in the benchmark's server).`,
     '',
   ];
 }
@@ -136,6 +140,7 @@ function memorySection(report: HubReport): string[] {
     per('**waiting turn** (waiting − baseline) / N', m.perTurn),
     per('conversation (baseline − warmed up) / N', m.perConversation),
     per(`open SSE stream (a visitor still on the page), / ${m.streams}`, m.perStream),
+    per(`baseline: open SSE stream on the bare node:http echo, / ${m.streams}`, m.perBareStream),
     '',
     `RSS is shown for honesty but is noisy after a burst of requests (allocator slack); the goal is judged on heap + external. Setting up took ${m.setupSeconds.toFixed(0)} s.`,
     '',

@@ -5,7 +5,7 @@
 //   3. memory of N turns waiting on interrupts (10,000) — vs the same process with N conversations
 // BENCH_DURATION (seconds, default 10) scales the round trips (50 per second) and the resumed
 // sample (100 per second); BENCH_HUB_TURNS overrides the 10,000 waiting turns for quick runs.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { oursConversation, sdkConversation, type TurnBytes } from './bytes.js';
@@ -36,10 +36,13 @@ async function bytesUpstream(): Promise<HubReport['bytes']> {
       const theirs: TurnBytes[] = await sdkConversation(sdk.info.url, turns);
       rows.push({ turns, ours, sdk: theirs });
       console.log(
-        `bytes · ${turns} turns: ours ${ours.at(-1)!.result} B at turn ${turns}, AI SDK ${theirs.at(-1)!.result} B`,
+        `bytes · ${turns} turn${turns === 1 ? '' : 's'}: ours ${ours.at(-1)!.result} B at turn ${turns}, AI SDK ${theirs.at(-1)!.result} B`,
       );
     }
-    return { resultBytes: RESULT_BYTES, conversations: rows };
+    const ai = JSON.parse(readFileSync(join(root, 'node_modules/ai/package.json'), 'utf8')) as {
+      version: string;
+    };
+    return { resultBytes: RESULT_BYTES, sdkVersion: ai.version, conversations: rows };
   } finally {
     await Promise.all([hub.stop(), sdk.stop()]);
     rmSync(dir, { recursive: true, force: true });
