@@ -92,7 +92,34 @@ function bytesSection(report: HubReport): string[] {
     '',
     '(“Everything” is each turn’s user message plus its tool result; our message carries the page registry, no snapshot.)',
     '',
+    `Time from sending the tool result to the final reply fully received (ours: the \`turn.done\` event; AI SDK: the chat's \`onFinish\`), median over windows of the ${longest.turns}-turn conversation — how each side's work grows with the history (single samples per turn, so noisy on a busy machine):`,
+    '',
+    '| turns | ours (ms) | AI SDK chat client (ms) |',
+    '|---|---:|---:|',
+    ...windows(longest.turns).map(
+      ([from, to]) =>
+        `| ${from}–${to} | ${ms(median(longest.ours, from, to))} | ${ms(median(longest.sdk, from, to))} |`,
+    ),
+    '',
   ];
+}
+
+/** Five-turn windows at the start, around turn 10 and at the end of a conversation. */
+function windows(turns: number): [number, number][] {
+  const all: [number, number][] = [
+    [1, 5],
+    [8, 12],
+    [turns - 4, turns],
+  ];
+  return all.filter(([from, to]) => from >= 1 && to <= turns);
+}
+
+function median(rows: TurnBytes[], from: number, to: number): number {
+  const values = rows
+    .slice(from - 1, to)
+    .map((row) => row.replyMs)
+    .sort((a, b) => a - b);
+  return values[Math.floor(values.length / 2)]!;
 }
 
 function latencySection(report: HubReport): string[] {

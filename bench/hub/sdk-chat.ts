@@ -1,6 +1,7 @@
 // The AI SDK's own chat client in Node: `AbstractChat` (what `useChat`'s `Chat` extends) over
 // `DefaultChatTransport`, answering the client-side tool with `addToolOutput` and sending the
 // result back by itself (`sendAutomaticallyWhen`). Every request body it sends is recorded.
+import { performance } from 'node:perf_hooks';
 import {
   AbstractChat,
   type ChatState,
@@ -32,22 +33,30 @@ class NodeChat extends AbstractChat<UIMessage> {}
 
 export interface SentRequest {
   bytes: number;
+  /** performance.now() when the transport handed the request to fetch. */
+  at: number;
   /** True when the request carries a tool result (the last message is the assistant's, with output). */
   toolResult: boolean;
 }
 
 export function createSdkChat(api: string) {
   const sent: SentRequest[] = [];
+  /** performance.now() when each response had been read to its end. */
+  const finished: number[] = [];
   const countingFetch: typeof fetch = (input, init) => {
+    const at = performance.now();
     const body = typeof init?.body === 'string' ? init.body : '';
     const messages = (JSON.parse(body || '{}') as { messages?: UIMessage[] }).messages ?? [];
-    sent.push({ bytes: Buffer.byteLength(body), toolResult: messages.at(-1)?.role === 'assistant' });
+    sent.push({ bytes: Buffer.byteLength(body), at, toolResult: messages.at(-1)?.role === 'assistant' });
     return fetch(input, init);
   };
   const chat: NodeChat = new NodeChat({
     state: new PlainState(),
     transport: new DefaultChatTransport({ api, fetch: countingFetch }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
+    onFinish: () => {
+      finished.push(performance.now());
+    },
     // The page's handler: answer at once, like the kit's read_page. Not awaited (the SDK's advice:
     // awaiting addToolOutput inside onToolCall would wait on the job it is part of).
     onToolCall: ({ toolCall }) => {
@@ -55,7 +64,7 @@ export function createSdkChat(api: string) {
         void chat.addToolOutput({ tool: TOOL, toolCallId: toolCall.toolCallId, output: RESULT });
     },
   });
-  return { chat, sent };
+  return { chat, sent, finished };
 }
 
 /** The text of the chat's last assistant message, once the chat is idle again. */
