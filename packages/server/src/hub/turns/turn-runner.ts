@@ -13,6 +13,7 @@ import { runModelStep } from './model-step.js';
 import { offeredTools } from './offered-tools.js';
 import { buildPrompt, systemPrompt } from './prompt.js';
 import type { ToolCallRecord, ToolOutput } from './tool-calls.js';
+import type { TurnRecord } from './turns.js';
 
 const LEASE_MS = 60_000;
 
@@ -41,7 +42,7 @@ export function createTurnRunner(hub: HubServices) {
       try {
         while (entry.again) {
           entry.again = false;
-          await runOnce(turnId, entry.abort.signal);
+          await runOnce(turnId, entry.abort.signal, entry.abort);
         }
       } catch (error) {
         hub.log.error({ err: error, turnId }, 'turn runner failed');
@@ -52,24 +53,36 @@ export function createTurnRunner(hub: HubServices) {
     })();
   }
 
-  async function runOnce(turnId: string, signal: AbortSignal): Promise<void> {
+  async function runOnce(turnId: string, signal: AbortSignal, abort: AbortController): Promise<void> {
     if (!(await hub.turns.lease(turnId, instance, LEASE_MS))) return;
+    // A long model step keeps its lease; one that lost it (this process stalled past the lease)
+    // stops, since another instance may be running the turn now.
+    const renew = setInterval(() => {
+      hub.turns.renewLease(turnId, instance, LEASE_MS).then(
+        (held) => held || abort.abort(),
+        () => undefined,
+      );
+    }, LEASE_MS / 3);
+    renew.unref();
     try {
       await advance(turnId, signal);
     } catch (error) {
-      await fail(turnId, error);
+      if (!signal.aborted || (await hub.turns.renewLease(turnId, instance, LEASE_MS)))
+        await fail(turnId, error);
     } finally {
+      clearInterval(renew);
       await hub.turns.releaseLease(turnId, instance);
     }
   }
 
   async function advance(turnId: string, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      const turn = await hub.turns.get(turnId);
+    const first = await hub.turns.get(turnId);
+    const conversation = first && (await hub.conversations.find(first.conversationId));
+    // The assistant is read once per run: a change applies from the turn's next run.
+    const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
+    if (!conversation || !assistant) return;
+    for (let turn: TurnRecord | undefined = first; ; turn = await hub.turns.get(turnId)) {
       if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return;
-      const conversation = await hub.conversations.find(turn.conversationId);
-      const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-      if (!conversation || !assistant) return;
 
       // Server calls of the step run while the page and the visitor are still deciding theirs.
       for (const call of await hub.toolCalls.forStep(turn.id, turn.step)) {
