@@ -4,6 +4,9 @@
  */
 export type { ManualClock } from '../clock.js';
 export { manualClock } from '../clock.js';
+export { createTestAccount } from './accounts.js';
+export type { CallGate, CallMatch, HeldCall } from './call-gate.js';
+export { createCallGate } from './call-gate.js';
 export type { SeedOptions } from './seed.js';
 export { seedCollection, seedItems } from './seed.js';
 export type { TestServer, TestServerOptions } from './test-server.js';
