@@ -7,6 +7,7 @@ export { manualClock } from '../clock.js';
 export { createTestAccount } from './accounts.js';
 export type { CallGate, CallMatch, HeldCall } from './call-gate.js';
 export { createCallGate } from './call-gate.js';
+export { HOSTILE_ITEMS, seedHostileCollection } from './hostile-items.js';
 export type { SeedOptions } from './seed.js';
 export { seedCollection, seedItems } from './seed.js';
 export type { TestServer, TestServerOptions } from './test-server.js';
