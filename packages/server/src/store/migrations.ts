@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { filesMigration } from './files-migration.js';
 import { hubMigration } from './hub-migration.js';
 
 /**
@@ -134,7 +135,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0003_hub': hubMigration,
-  // 0005, not 0004: the files branch takes 0004_files, and names sort in the order they apply.
+  '0004_files': filesMigration,
   // When the owner disconnected an external collection's provider source (null: connected). The
   // row stays, so calls naming it answer `source_revoked` instead of `not_found`, and its ID can
   // never be taken by another source that old grants would then silently reach.

@@ -53,6 +53,7 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0001_account_core',
       '0002_access',
       '0003_hub',
+      '0004_files',
       '0005_collection_sources',
     ]);
     await migrateToLatest(test.store.db as never);
@@ -69,6 +70,7 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0001_account_core',
       '0002_access',
       '0003_hub',
+      '0004_files',
       '0005_collection_sources',
     ]);
   });
