@@ -94,6 +94,10 @@ const responded = (invocationId: string) =>
     exception?: { description?: string };
   }>;
 
+/** What the agent can read of a failure: Chromium puts a thrown error in `exception`, not `errorText`. */
+const failureOf = (answer: { errorText?: string; exception?: { description?: string } }) =>
+  `${answer.errorText ?? ''} ${answer.exception?.description ?? ''}`;
+
 /** Waits until every tool in `names` was reported by `event` (after `since`), across one or more events. */
 async function toolsReported(
   event: 'WebMCP.toolsAdded' | 'WebMCP.toolsRemoved',
@@ -296,7 +300,7 @@ describe('native WebMCP in Debian Chromium', () => {
   check('a refusal is an error with the stable code, not HTML', async () => {
     const answer = await responded(await call('items_list', { collection: 'drive' }));
     expect(answer.status).toBe('Error');
-    const text = `${answer.errorText ?? ''} ${answer.exception?.description ?? ''}`;
+    const text = failureOf(answer);
     expect(text).toContain('not_granted');
     expect(text).not.toMatch(/<[a-z]/i);
     return `Error; errorText ${JSON.stringify(answer.errorText ?? '')}; exception ${JSON.stringify(answer.exception?.description?.split('\n')[0] ?? '')}`;
@@ -314,9 +318,8 @@ describe('native WebMCP in Debian Chromium', () => {
       ]) {
         const input = { ...WRITE, item: 'webmcp-smuggled', requestId: 'webmcp-smuggle-01', ...extra };
         const answer = await responded(await call('item_write', input));
-        const text = `${answer.errorText ?? ''} ${answer.exception?.description ?? ''}`;
         expect(answer.status).toBe('Error');
-        expect(text).toContain('invalid_input');
+        expect(failureOf(answer)).toContain('invalid_input');
         details.push(`${Object.keys(extra)[0]} → ${answer.status} invalid_input`);
       }
       expect(await page.locator('#review[open]').count()).toBe(0);
@@ -348,7 +351,7 @@ describe('native WebMCP in Debian Chromium', () => {
       await page.click('#reject');
       const answer = await responded(invocation);
       expect(answer.status).toBe('Error');
-      expect(`${answer.errorText ?? ''} ${answer.exception?.description ?? ''}`).toContain('declined');
+      expect(failureOf(answer)).toContain('declined');
       expect(await itemRows('webmcp-copied-ticket')).toHaveLength(0);
       return 'the used ticket as requestId and its digest in the content: review dialog shown, nothing written; rejected → Error declined';
     },
@@ -380,7 +383,7 @@ describe('native WebMCP in Debian Chromium', () => {
       held.release();
       const late = await responded(inFlight);
       expect(late.status).toBe('Error');
-      expect(`${late.errorText ?? ''} ${late.exception?.description ?? ''}`).toContain('source_revoked');
+      expect(failureOf(late)).toContain('source_revoked');
 
       // That answer made the adapter load the tools again: item_read was drive's alone.
       await toolsReported('WebMCP.toolsRemoved', ['item_read'], resynced);
@@ -389,7 +392,7 @@ describe('native WebMCP in Debian Chromium', () => {
       expect((await h.evaluate((t) => t.state())).tools).toEqual(['collections_list', 'items_list']);
       const list = await responded(await call('items_list', { collection: 'drive' }));
       expect(list.status).toBe('Error');
-      expect(`${list.errorText ?? ''} ${list.exception?.description ?? ''}`).toContain('source_revoked');
+      expect(failureOf(list)).toContain('source_revoked');
       const listed = await responded(await call('collections_list', {}));
       const rows = listed.output?.structuredContent?.collections as Record<string, unknown>[];
       expect(rows.find((row) => row.id === 'drive')).toMatchObject({ functions: [], state: 'disconnected' });

@@ -8,7 +8,7 @@ import {
 } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserClient } from '../browser-access/browser-client.js';
-import { call, callJson, type OwnerSession } from '../owner/owner-client.js';
+import { call, callJson, signIn } from '../owner/owner-client.js';
 
 /**
  * Late results after revocation (issue 10, item 6) — the seed's exact case: a read and a write are
@@ -22,24 +22,6 @@ const SELECTION = [
 ];
 const OTHER = { email: 'other@localhost', password: 'another owner entirely' };
 
-async function signInAs(server: TestServer, email: string, password: string): Promise<OwnerSession> {
-  const response = await call(server.url, '/session', null, { body: { email, password } });
-  expect(response.status).toBe(200);
-  const cookie = /diosc_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')![1]!;
-  const body = (await response.json()) as {
-    csrfToken: string;
-    sessionGeneration: number;
-    account: { id: string };
-  };
-  return {
-    sessionId: cookie,
-    cookie: `diosc_session=${cookie}`,
-    csrfToken: body.csrfToken,
-    sessionGeneration: body.sessionGeneration,
-    accountId: body.account.id,
-  };
-}
-
 describe.each(DIALECTS)('late results after revocation ($name)', (dialect) => {
   let server: TestServer;
   const gate = createCallGate();
@@ -51,7 +33,7 @@ describe.each(DIALECTS)('late results after revocation ($name)', (dialect) => {
   it('does not send the old read, keeps the old write in its account, and shows the new owner nothing', async () => {
     server = await startTestServer({ dialect, app: { holdCall: gate.hold } });
     const otherId = await createTestAccount(server.store, OTHER);
-    const first = await signInAs(server, 'owner@localhost', OWNER_PASSWORD);
+    const first = await signIn(server.url, OWNER_PASSWORD);
     const tools = browserClient(server.url, first);
     expect((await tools.enable(SELECTION)).status).toBe(200);
     const input = {
@@ -73,7 +55,7 @@ describe.each(DIALECTS)('late results after revocation ($name)', (dialect) => {
 
     // Sign-out, then another owner signs in (the same browser would now hold this session).
     expect((await call(server.url, '/session', first, { method: 'DELETE' })).status).toBe(204);
-    const second = await signInAs(server, OTHER.email, OTHER.password);
+    const second = await signIn(server.url, OTHER.password, OTHER.email);
     expect(second.accountId).toBe(otherId);
     heldRead.release();
     heldWrite.release();
@@ -118,7 +100,7 @@ describe.each(DIALECTS)('late results after revocation ($name)', (dialect) => {
 
   it('does not send a read that was in flight when the tools were turned off or re-selected', async () => {
     server = await startTestServer({ dialect, app: { holdCall: gate.hold } });
-    const owner = await signInAs(server, 'owner@localhost', OWNER_PASSWORD);
+    const owner = await signIn(server.url, OWNER_PASSWORD);
     const tools = browserClient(server.url, owner);
     await tools.enable(SELECTION);
     for (const [change, code] of [
