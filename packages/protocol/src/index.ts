@@ -83,6 +83,7 @@ export type {
   ReviewEffects,
   ReviewReceipt,
   SessionView,
+  SourceDisconnection,
   UsageView,
 } from './owner-api/wire.js';
 export { CALL_CHANNELS } from './owner-api/wire.js';

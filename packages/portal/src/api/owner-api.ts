@@ -3,6 +3,7 @@ import type {
   FunctionName,
   OperationInputs,
   OperationOutputs,
+  SourceDisconnection,
   UsageView,
 } from '@diosc/protocol';
 import type { GrantEntry, SessionView } from '@diosc/webmcp';
@@ -42,6 +43,10 @@ export function createOwnerApi(http: Http) {
       ),
     revokeConnection: (id: string) =>
       http<{ connection: ConnectionView }>('DELETE', `/connections/${encodeURIComponent(id)}`),
+
+    /** The owner disconnects an external collection's provider source (docs/api/owner.md). */
+    disconnectSource: (id: string) =>
+      http<SourceDisconnection>('DELETE', `/collections/${encodeURIComponent(id)}/source`),
 
     browserActivity: () => http<{ entries: UsageView[] }>('GET', '/activity?transport=browser'),
   };

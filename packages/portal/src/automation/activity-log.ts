@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '@diosc/webmcp';
 import { css, html, LitElement, nothing } from 'lit';
 import type { UsageView } from '../api/owner-api.js';
 import type { Portal } from '../app/portal.js';
@@ -15,7 +16,13 @@ interface Row {
   pageOnly: boolean;
 }
 
-const TONE: Record<string, string> = { ok: 'ok', replayed: 'ok', declined: 'warn', cancelled: 'warn' };
+const TONE: Record<string, string> = {
+  ok: 'ok',
+  replayed: 'ok',
+  declined: 'warn',
+  cancelled: 'warn',
+  'in-progress': 'accent',
+};
 
 /** Known outcomes in words; an error code is data and is shown as it is (its sentence as a tooltip). */
 function outcomeLabel(outcome: string): string {
@@ -53,7 +60,10 @@ export class ActivityLog extends LitElement {
   constructor() {
     super();
     new I18nController(this);
-    new ObserveController(this, () => [this.portal.browserTools.pageActivity]);
+    new ObserveController(this, () => [
+      this.portal.browserTools.pageActivity,
+      this.portal.browserTools.inProgress,
+    ]);
     this.entries = null;
     this.error = null;
   }
@@ -85,18 +95,23 @@ export class ActivityLog extends LitElement {
     }
   }
 
-  /** The server's record plus what only this page saw (declined, cancelled…), newest first. */
+  /**
+   * Writes still waiting for their answer first, then the server's record plus what only this page
+   * saw (declined, cancelled…), newest first.
+   */
   #rows(): Row[] {
     const server: Row[] = (this.entries ?? []).map((entry) => ({ ...entry, pageOnly: false }));
-    const page: Row[] = this.portal.browserTools.pageActivity.value.map((entry) => ({
+    const { pageActivity, inProgress } = this.portal.browserTools;
+    const toRow = (entry: ActivityEntry): Row => ({
       at: entry.time,
       tool: entry.tool,
       collection: entry.collection ?? null,
       outcome: entry.outcome,
       requestId: entry.requestId ?? null,
       pageOnly: true,
-    }));
-    return [...server, ...page].sort((a, b) => b.at.localeCompare(a.at)).slice(0, 100);
+    });
+    const done = [...server, ...pageActivity.value.map(toRow)].sort((a, b) => b.at.localeCompare(a.at));
+    return [...inProgress.value.map(toRow), ...done].slice(0, 100);
   }
 
   override render() {
@@ -119,7 +134,7 @@ export class ActivityLog extends LitElement {
             <td class="small">${formatTime(entry.at, { seconds: true })}</td>
             <td class="mono">${entry.tool}</td>
             <td>${entry.collection ?? '—'}</td>
-            <td><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${hasKey(`errors.${entry.outcome}`) ? t(`errors.${entry.outcome}`) : ''}>${outcomeLabel(entry.outcome)}</span>${entry.pageOnly ? html`<span class="small muted page-only">${t('automation.activity.pageOnly')}</span>` : nothing}</td>
+            <td data-outcome=${entry.outcome}><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${hasKey(`errors.${entry.outcome}`) ? t(`errors.${entry.outcome}`) : ''}>${outcomeLabel(entry.outcome)}</span>${entry.pageOnly ? html`<span class="small muted page-only">${t('automation.activity.pageOnly')}</span>` : nothing}</td>
             <td class="mono small">${entry.requestId ?? nothing}</td>
           </tr>`,
         )}

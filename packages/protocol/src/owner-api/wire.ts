@@ -61,6 +61,15 @@ export interface ReviewReceipt {
   effects: ReviewEffects;
 }
 
+/** The answer of `DELETE /api/owner/collections/:id/source`: the owner disconnected a provider source. */
+export interface SourceDisconnection {
+  collection: { id: string; title: string; kind: CollectionKind };
+  /** When the source was disconnected (the first time, if it already was). */
+  disconnectedAt: string;
+  /** False when the source was already disconnected: nothing changed. */
+  changed: boolean;
+}
+
 /** An app connection as the owner sees it. Never carries the token or its hash. */
 export interface ConnectionView {
   id: string;
