@@ -15,6 +15,8 @@ export const ARTIFACTS = [
   ['native-webmcp.md', 'docs/native-webmcp.md', 'e2e/webmcp/native.test.ts'],
   ['bench/mcp.json', 'bench/results/mcp.json', 'npm run bench'],
   ['bench/mcp.md', 'bench/results/mcp.md', 'npm run bench'],
+  ['bench/hub.json', 'bench/results/hub.json', 'npm run bench'],
+  ['bench/hub.md', 'bench/results/hub.md', 'npm run bench'],
   ['bench/files.json', 'bench/results/files.json', 'npm run bench'],
   ['bench/files.md', 'bench/results/files.md', 'npm run bench'],
 ];

@@ -85,6 +85,7 @@ export type {
   ReviewReceipt,
   SessionStatus,
   SessionView,
+  SourceDisconnection,
   UsageView,
 } from './owner-api/wire.js';
 export { CALL_CHANNELS } from './owner-api/wire.js';

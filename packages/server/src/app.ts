@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAccounts } from './account/accounts.js';
+import type { CallHold } from './account/call-hold.js';
 import { createAccountCore } from './account/core.js';
 import type { AccountLimits } from './account/limits.js';
 import { createSessions } from './auth/sessions.js';
@@ -34,6 +35,8 @@ export interface BuildAppOptions {
   hub?: HubOptions;
   /** Timeouts and the connection cap over `DEFAULT_HTTP_LIMITS` (tests shorten them). */
   http?: Partial<HttpLimits>;
+  /** Test seam: holds calls in flight at a known point (see `CallHold`); production passes none. */
+  holdCall?: CallHold;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -62,7 +65,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config: options.config,
     store: options.store,
     clock,
-    core: createAccountCore({ store: options.store, clock, limits: options.limits }),
+    core: createAccountCore({
+      store: options.store,
+      clock,
+      limits: options.limits,
+      hold: options.holdCall,
+    }),
     accounts: createAccounts(options.store.db),
     sessions: createSessions(options.store.db, clock),
     connections: createConnections(options.store.db, clock),

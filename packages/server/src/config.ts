@@ -26,6 +26,12 @@ export interface ServerConfig {
   secretKey: string | undefined;
   /** A JSON or YAML file of assistants to create or update at start (kept in git by an operator). */
   assistantsFile: string | undefined;
+  /**
+   * The release gate of browser tools (`DIOSC_BROWSER_TOOLS=on|off`): on by default in
+   * development, off by default when `NODE_ENV=production` — the browser adapter is provisional
+   * and waits for independent review before it ships on by default (docs/security-model.md).
+   */
+  browserTools: boolean;
 }
 
 type FileConfig = Partial<Record<keyof ServerConfig, unknown>>;
@@ -44,7 +50,16 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_PORTAL_DIR: 'portalDir',
   DIOSC_SECRET_KEY: 'secretKey',
   DIOSC_ASSISTANTS: 'assistantsFile',
+  DIOSC_BROWSER_TOOLS: 'browserTools',
 };
+
+/** `on`/`off` (or a JSON boolean from the file); unset means on, except in production. */
+function browserToolsSetting(value: unknown, env: NodeJS.ProcessEnv): boolean {
+  if (value === undefined) return env.NODE_ENV !== 'production';
+  if (value === true || value === 'on') return true;
+  if (value === false || value === 'off') return false;
+  throw new Error(`Invalid DIOSC_BROWSER_TOOLS: ${String(value)} (use on or off)`);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
   const file: FileConfig = env.DIOSC_CONFIG
@@ -74,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     secretKey: merged.secretKey === undefined ? undefined : String(merged.secretKey),
     assistantsFile:
       merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),
+    browserTools: browserToolsSetting(merged.browserTools, env),
   };
 }
 

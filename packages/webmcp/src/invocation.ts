@@ -24,10 +24,22 @@ export interface InvocationScope {
   isLive(): boolean;
   /** The refusal a dead registration answers with (`not_enabled` or `session_expired`). */
   refusal(): DioscError;
-  /** The server refused for a reason that ends this registration (401, `not_enabled`). */
+  /**
+   * The server refused for a reason about the registration itself: it ends it (401, `not_enabled`,
+   * `feature_disabled`) or shows it out of date (`source_revoked`: the offered tools must be reloaded).
+   */
   onServerRefusal(error: DioscError): void;
   report(entry: Omit<ActivityEntry, 'time'>): void;
 }
+
+/** Refusals that say something about the registration, not only about this call. */
+const REGISTRATION_CODES: ReadonlySet<string> = new Set([
+  'unauthenticated',
+  'session_expired',
+  'not_enabled',
+  'feature_disabled',
+  'source_revoked',
+]);
 
 /** Why a call stopped, known to the flow; mapped to a code once, at the end. */
 class Stop extends Error {
@@ -78,8 +90,11 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
       let answer: { result: unknown; replayed: boolean };
       try {
         answer = write
-          ? await reviewed(call, io.signal, scope, check, () => {
-              dispatched = true;
+          ? await reviewed(call, io.signal, scope, check, {
+              accepted: () => scope.report({ tool, collection, outcome: 'in-progress', requestId }),
+              dispatched: () => {
+                dispatched = true;
+              },
             })
           : { result: (await scope.api.dispatch(call, io.signal)).result, replayed: false };
       } finally {
@@ -103,12 +118,17 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
   };
 }
 
+/**
+ * prepare → the owner's review → acknowledge → execute. Only the execute answer settles the call:
+ * acceptance is reported as `in-progress`, never as success. No field of the input is read as a
+ * decision; the reviewer's answer is the only one.
+ */
 async function reviewed(
   call: ToolCall,
   io: AbortSignal,
   scope: InvocationScope,
   check: () => void,
-  markDispatched: () => void,
+  mark: { accepted(): void; dispatched(): void },
 ): Promise<{ result: unknown; replayed: boolean }> {
   const prepared = await scope.api.prepare(call, io);
   check();
@@ -123,9 +143,10 @@ async function reviewed(
   const decision = await untilAborted(scope.reviewer({ receipt: frozenCopy(receipt), signal: io }), io);
   check();
   if (decision !== 'accept') throw new Stop(toolFailure('declined'));
+  mark.accepted();
   await scope.api.acknowledge(receipt.id, receipt.digest, io);
   check();
-  markDispatched();
+  mark.dispatched();
   const { result, replayed } = await scope.api.execute({ ...call, receiptId: receipt.id }, io);
   return { result, replayed };
 }
@@ -151,8 +172,6 @@ function explain(
   if (!DioscError.isInstance(error)) {
     return writeDispatched ? toolFailure('uncertain', undefined, requestId) : asToolFailure(error);
   }
-  if (error.code === 'unauthenticated' || error.code === 'session_expired' || error.code === 'not_enabled') {
-    scope.onServerRefusal(error);
-  }
+  if (REGISTRATION_CODES.has(error.code)) scope.onServerRefusal(error);
   return asToolFailure(error);
 }

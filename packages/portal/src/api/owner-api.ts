@@ -4,6 +4,7 @@ import type {
   OperationInputs,
   OperationOutputs,
   SessionStatus,
+  SourceDisconnection,
   UsageView,
 } from '@diosc/protocol';
 import type { GrantEntry, SessionView } from '@diosc/webmcp';
@@ -44,6 +45,10 @@ export function createOwnerApi(http: Http) {
       ),
     revokeConnection: (id: string) =>
       http<{ connection: ConnectionView }>('DELETE', `/connections/${encodeURIComponent(id)}`),
+
+    /** The owner disconnects an external collection's provider source (docs/api/owner.md). */
+    disconnectSource: (id: string) =>
+      http<SourceDisconnection>('DELETE', `/collections/${encodeURIComponent(id)}/source`),
 
     browserActivity: () => http<{ entries: UsageView[] }>('GET', '/activity?transport=browser'),
   };

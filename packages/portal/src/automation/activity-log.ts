@@ -1,3 +1,4 @@
+import type { ActivityEntry } from '@diosc/webmcp';
 import { html, LitElement, nothing } from 'lit';
 import type { UsageView } from '../api/owner-api.js';
 import type { Portal } from '../app/portal.js';
@@ -19,7 +20,13 @@ interface Row {
   pageOnly: boolean;
 }
 
-const TONE: Record<string, string> = { ok: 'ok', replayed: 'ok', declined: 'warn', cancelled: 'warn' };
+const TONE: Record<string, string> = {
+  ok: 'ok',
+  replayed: 'ok',
+  declined: 'warn',
+  cancelled: 'warn',
+  'in-progress': 'accent',
+};
 
 /** Browser-tool invocations as the server recorded them: tool, collection, outcome, request ID, time. */
 export class ActivityLog extends LitElement {
@@ -37,7 +44,11 @@ export class ActivityLog extends LitElement {
   constructor() {
     super();
     new I18nController(this);
-    new ObserveController(this, () => [this.portal.browserTools.pageActivity, this.portal.session.state]);
+    new ObserveController(this, () => [
+      this.portal.browserTools.pageActivity,
+      this.portal.browserTools.inProgress,
+      this.portal.session.state,
+    ]);
     this.entries = null;
     this.error = null;
   }
@@ -69,10 +80,14 @@ export class ActivityLog extends LitElement {
     }
   }
 
-  /** The server's record plus what only this page saw (declined, cancelled…), newest first. */
+  /**
+   * Writes still waiting for their answer first, then the server's record plus what only this page
+   * saw (declined, cancelled…), newest first.
+   */
   #rows(): Row[] {
     const server: Row[] = (this.entries ?? []).map((entry) => ({ ...entry, code: null, pageOnly: false }));
-    const page: Row[] = this.portal.browserTools.pageActivity.value.map((entry) => ({
+    const { pageActivity, inProgress } = this.portal.browserTools;
+    const toRow = (entry: ActivityEntry): Row => ({
       at: entry.time,
       tool: entry.tool,
       collection: entry.collection ?? null,
@@ -80,8 +95,9 @@ export class ActivityLog extends LitElement {
       code: entry.code ?? null,
       requestId: entry.requestId ?? null,
       pageOnly: true,
-    }));
-    return [...server, ...page].sort((a, b) => b.at.localeCompare(a.at)).slice(0, 100);
+    });
+    const done = [...server, ...pageActivity.value.map(toRow)].sort((a, b) => b.at.localeCompare(a.at));
+    return [...inProgress.value.map(toRow), ...done].slice(0, 100);
   }
 
   /** When this session began: rows before it belong to earlier sessions and are marked so. */
@@ -125,7 +141,7 @@ export class ActivityLog extends LitElement {
           <td class="small">${formatTime(entry.at, { seconds: true })}</td>
           <td class="mono">${entry.tool}</td>
           <td>${entry.collection ?? '—'}</td>
-          <td><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${this.#sentence(entry)}>${outcomeLabel(entry.outcome, entry.code)}</span>${entry.pageOnly ? html`<span class="small muted page-only">${t('automation.activity.pageOnly')}</span>` : nothing}</td>
+          <td data-outcome=${entry.outcome}><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${this.#sentence(entry)}>${outcomeLabel(entry.outcome, entry.code)}</span>${entry.pageOnly ? html`<span class="small muted page-only">${t('automation.activity.pageOnly')}</span>` : nothing}</td>
           <td class="mono small">${entry.requestId ?? nothing}</td>
         </tr>`,
       )}

@@ -64,7 +64,11 @@ export class AutomationHubPage extends LitElement {
   constructor() {
     super();
     new I18nController(this);
-    new ObserveController(this, () => [this.portal.browserTools.state, this.portal.session.state]);
+    new ObserveController(this, () => [
+      this.portal.browserTools.state,
+      this.portal.browserTools.featureDisabled,
+      this.portal.session.state,
+    ]);
     this.busy = false;
   }
 
@@ -89,8 +93,13 @@ export class AutomationHubPage extends LitElement {
 
   override render() {
     const state = this.portal.browserTools.state.value;
-    const availability = availabilityOf(state, this.portal.session.state.value);
-    const canEnable = availability.status !== 'unsupported' && availability.status !== 'expired-session';
+    const availability = availabilityOf(
+      state,
+      this.portal.session.state.value,
+      this.portal.browserTools.featureDisabled.value,
+    );
+    const offered = availability.status !== 'unsupported' && availability.status !== 'feature-disabled';
+    const canEnable = offered && availability.status !== 'expired-session';
     return html`<div class="page-head">
         <div>
           <h1>${t('automation.title')}</h1>
@@ -106,7 +115,7 @@ export class AutomationHubPage extends LitElement {
           <li>${t('automation.scope.review')}</li>
         </ul>
       </div>
-      ${availability.status === 'unsupported' ? nothing : this.#details(state.status === 'registered' ? state.tools : [], canEnable)}
+      ${offered ? this.#details(state.status === 'registered' ? state.tools : [], canEnable) : nothing}
       ${availability.status === 'expired-session' ? nothing : this.#activity()}`;
   }
 

@@ -21,6 +21,11 @@ export const ERROR_CODES = {
     retryable: false,
     message: 'This function is not available on this collection.',
   },
+  source_revoked: {
+    status: 410,
+    retryable: false,
+    message: 'The provider source of this collection has been disconnected.',
+  },
   precondition_failed: {
     status: 412,
     retryable: false,
@@ -64,6 +69,11 @@ export const ERROR_CODES = {
   csrf_failed: { status: 403, retryable: false, message: 'The CSRF token is missing or wrong.' },
   cross_site: { status: 403, retryable: false, message: 'Cross-site requests are refused.' },
   not_enabled: { status: 403, retryable: false, message: 'Browser tools are not enabled for this session.' },
+  feature_disabled: {
+    status: 403,
+    retryable: false,
+    message: 'The operator of this server has not turned browser tools on.',
+  },
   selection_invalid: {
     status: 400,
     retryable: false,

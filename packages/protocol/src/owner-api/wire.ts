@@ -29,6 +29,11 @@ export interface SessionView {
   sessionGeneration: number;
   /** When this session began (ISO): the activity log marks what came before it. */
   startedAt: string;
+  /**
+   * Whether this server offers browser tools at all (the operator's release gate): when false,
+   * every browser-access route refuses with `feature_disabled`, so a page need not ask each one.
+   */
+  browserTools: boolean;
 }
 
 /**
@@ -77,6 +82,15 @@ export interface ReviewReceipt {
 export type PrepareAnswer =
   | { receipt: ReviewReceipt; replayed?: never }
   | { replayed: true; result: unknown; receipt?: never };
+
+/** The answer of `DELETE /api/owner/collections/:id/source`: the owner disconnected a provider source. */
+export interface SourceDisconnection {
+  collection: { id: string; title: string; kind: CollectionKind };
+  /** When the source was disconnected (the first time, if it already was). */
+  disconnectedAt: string;
+  /** False when the source was already disconnected: nothing changed. */
+  changed: boolean;
+}
 
 /** An app connection as the owner sees it. Never carries the token or its hash. */
 export interface ConnectionView {

@@ -6,8 +6,8 @@ import { resetPasswordCommand } from './reset-password.js';
 
 const USAGE = `Diosc command line (same configuration as the server: DIOSC_CONFIG, DIOSC_DATA_DIR, DATABASE_URL…)
 
-${COLLECTIONS_USAGE}
 ${CONNECTIONS_USAGE}
+${COLLECTIONS_USAGE}
 ${ASSISTANTS_USAGE}
   diosc reset-password`;
 
@@ -16,8 +16,8 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 /** `npm run diosc -- <command>`. Exit status 0 on success, 1 on a refusal, 2 on a usage error. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'collections') await collectionsCommand(rest, out);
-  else if (command === 'connections') await connectionsCommand(rest, out);
+  if (command === 'connections') await connectionsCommand(rest, out);
+  else if (command === 'collections') await collectionsCommand(rest, out);
   else if (command === 'assistants') await assistantsCommand(rest, out);
   else if (command === 'reset-password') await resetPasswordCommand(rest, out);
   else {

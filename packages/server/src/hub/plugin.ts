@@ -11,7 +11,7 @@ import { uploadRoute } from './files/upload-route.js';
 import type { HubOptions } from './hub-context.js';
 import { createHubServices } from './hub-context.js';
 import type { HubRouteDeps } from './hub-route-deps.js';
-import { startDeadlineSweeper } from './interrupts/deadline-sweeper.js';
+import { resumeOrphans, startDeadlineSweeper } from './interrupts/deadline-sweeper.js';
 import { answerRoutes } from './interrupts/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
 import { sessionRoutes } from './visitors/session-routes.js';
@@ -86,6 +86,6 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
 
   // Turns that were running when this process (or another) stopped are picked up again.
   app.addHook('onReady', async () => {
-    for (const turnId of await hub.turns.orphaned()) runner.schedule(turnId);
+    await resumeOrphans(hub, runner);
   });
 };

@@ -9,6 +9,7 @@ import '../auth/owner-request.js';
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { browserAccessPlugin } from '../browser-access/plugin.js';
 import { registerActivityRoutes } from './activity-routes.js';
+import { registerCollectionRoutes } from './collection-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
 import { registerOperationRoutes } from './operation-routes.js';
 import { registerSessionRoutes } from './session-routes.js';
@@ -50,6 +51,7 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
   registerSessionRoutes(app);
   registerOperationRoutes(app);
   registerConnectionRoutes(app);
+  registerCollectionRoutes(app);
   registerActivityRoutes(app);
   await app.register(browserAccessPlugin, { prefix: '/browser-access' });
 };

@@ -27,12 +27,14 @@ function view(
   account: { id: string; email: string; displayName: string },
   session: SessionRow,
   generation: number,
+  browserTools: boolean,
 ): SessionView {
   return {
     account: { id: account.id, email: account.email, displayName: account.displayName },
     csrfToken: createCsrfToken(session.csrf_secret),
     sessionGeneration: generation,
     startedAt: new Date(session.created_at).toISOString(),
+    browserTools,
   };
 }
 
@@ -86,6 +88,7 @@ export function registerSessionRoutes(app: FastifyInstance): void {
       { id: account.id, email: account.email, displayName: account.display_name },
       session,
       session.generation,
+      config.browserTools,
     );
   });
 
@@ -95,6 +98,7 @@ export function registerSessionRoutes(app: FastifyInstance): void {
       { id: owner.accountId, email: owner.email, displayName: owner.displayName },
       owner.session,
       await sessions.generationOf(owner.accountId),
+      config.browserTools,
     );
   });
 
@@ -110,6 +114,7 @@ export function registerSessionRoutes(app: FastifyInstance): void {
           { id: owner.accountId, email: owner.email, displayName: owner.displayName },
           owner.session,
           generation,
+          config.browserTools,
         ),
       };
     } catch (error) {

@@ -200,4 +200,80 @@ describe('diosc CLI', () => {
     expect(await verifyPassword(account!.password_hash!, password!)).toBe(true);
     expect(await verifyPassword(account!.password_hash!, 'first password')).toBe(false);
   });
+
+  it('disconnects an external source through the core: /mcp answers source_revoked; reconnect is refused', async () => {
+    const created = JSON.parse(
+      (
+        await diosc(
+          dir,
+          'connections',
+          'create',
+          '--name',
+          'Mirror reader',
+          '--grant',
+          'drive:items_list',
+          '--grant',
+          'notes:items_list',
+          '--json',
+        )
+      ).stdout,
+    ) as { token: string; connection: { id: string } };
+    const callTool = async (collection: string) => {
+      const response = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${created.token}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'items_list', arguments: { collection } },
+        }),
+      });
+      return (
+        (await response.json()) as {
+          result: { isError?: boolean; structuredContent: { error?: { code: string } } };
+        }
+      ).result;
+    };
+    expect((await callTool('drive')).isError).toBeFalsy();
+    const listed = await diosc(dir, 'collections', 'list');
+    expect(listed.stdout).toMatch(/drive\s+external\s+Drive \(mirror\) \(Example Drive\)\n/);
+
+    const refused = await diosc(dir, 'collections', 'disconnect', 'notes');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('only external collections have a provider source');
+    const grantBefore = await store.db
+      .selectFrom('app_connections')
+      .select(['grant_json', 'grant_generation'])
+      .where('id', '=', created.connection.id)
+      .executeTakeFirstOrThrow();
+
+    const done = await diosc(dir, 'collections', 'disconnect', 'drive');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Disconnected the source of drive "Drive (mirror)"');
+    expect((await callTool('drive')).structuredContent.error?.code).toBe('source_revoked');
+    expect((await callTool('notes')).isError).toBeFalsy();
+    expect((await diosc(dir, 'collections', 'list')).stdout).toMatch(/drive .*source disconnected/);
+    // The grant naming it keeps every entry; a second disconnect changes nothing.
+    expect(
+      await store.db
+        .selectFrom('app_connections')
+        .select(['grant_json', 'grant_generation'])
+        .where('id', '=', created.connection.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual(grantBefore);
+    expect((await diosc(dir, 'collections', 'disconnect', 'drive')).stdout).toContain(
+      'was already disconnected',
+    );
+
+    const reconnect = await diosc(dir, 'collections', 'reconnect', 'drive');
+    expect(reconnect.code).toBe(1);
+    expect(reconnect.stderr).toContain('stays disconnected');
+    expect((await callTool('drive')).structuredContent.error?.code).toBe('source_revoked');
+    expect((await diosc(dir, 'collections', 'reconnect', 'notes')).stderr).toContain('nothing to reconnect');
+  });
 });

@@ -4,8 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { createScriptedModel, type ScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
 import { openConfiguredStore } from '../../src/store/configured-store.js';
 import type { Store } from '../../src/store/dialect.js';
-import { HubClient } from './support/hub-client.js';
-import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
+import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 let server: HubTestServer | undefined;
 let second: { app: FastifyInstance; store: Store; url: string; model: ScriptedModel } | undefined;
@@ -69,11 +68,7 @@ describeOnDialects('two instances over one store', () => {
     server = await startHubServer({
       script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'A' }],
     });
-    const a = server.client();
-    await a.open(server.assistant.publishableKey);
-    const conversation = await a.conversation();
-    const stream = a.stream(conversation);
-    await stream.ready;
+    const { client: a, conversation, stream } = await server.visit();
     const sent = await a.send(conversation, {
       text: 'read',
       registry: { tools: ['read_page'], intents: [] },

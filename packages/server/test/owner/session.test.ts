@@ -169,6 +169,7 @@ for (const dialect of DIALECTS) {
         csrfToken: expect.any(String),
         sessionGeneration: owner.sessionGeneration,
         startedAt: new Date(server.clock.now()).toISOString(),
+        browserTools: true,
       });
       expect((await call(server.url, '/session', owner, { method: 'DELETE' })).status).toBe(204);
       const ended = await callJson(server.url, '/session/status', owner);

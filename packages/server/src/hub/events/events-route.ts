@@ -33,9 +33,11 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         reply.raw.flushHeaders();
 
         let wake: (() => void) | undefined;
+        // `pending` asks for a read of the log; `heard` holds events this process appended.
         let pending = true;
-        const unsubscribe = hub.bus.subscribe(conversation.id, () => {
-          pending = true;
+        const heard: HubEvent[] = [];
+        const unsubscribe = hub.bus.subscribe(conversation.id, (event) => {
+          heard.push(event);
           wake?.();
         });
         // Wake-ups come from this process's bus; a poll of the log covers any this process never
@@ -53,14 +55,27 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         });
         try {
           while (open) {
-            if (!pending) {
+            if (!pending && heard.length === 0) {
               await new Promise<void>((resolve) => {
                 wake = resolve;
               });
               wake = undefined;
               if (!open) break;
             }
+            // Caught up and the next event is the one just heard: send it without a read.
+            while (!pending && open && heard.length > 0) {
+              const event = heard.shift()!;
+              if (event.id <= cursor) continue;
+              if (event.id !== cursor + 1) {
+                pending = true;
+                break;
+              }
+              await reply.sse.send({ id: String(event.id), event: event.type, data: event });
+              cursor = event.id;
+            }
+            if (!pending) continue;
             pending = false;
+            heard.length = 0;
             let batch: HubEvent[];
             do {
               batch = await hub.events.after(conversation.id, cursor);

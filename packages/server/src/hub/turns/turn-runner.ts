@@ -13,6 +13,7 @@ import { runModelStep } from './model-step.js';
 import { offeredTools } from './offered-tools.js';
 import { buildPrompt, systemPrompt } from './prompt.js';
 import type { ToolCallRecord, ToolOutput } from './tool-calls.js';
+import type { TurnRecord } from './turns.js';
 
 const LEASE_MS = 60_000;
 
@@ -41,7 +42,7 @@ export function createTurnRunner(hub: HubServices) {
       try {
         while (entry.again) {
           entry.again = false;
-          await runOnce(turnId, entry.abort.signal);
+          await runOnce(turnId, entry.abort.signal, entry.abort);
         }
       } catch (error) {
         hub.log.error({ err: error, turnId }, 'turn runner failed');
@@ -52,44 +53,58 @@ export function createTurnRunner(hub: HubServices) {
     })();
   }
 
-  async function runOnce(turnId: string, signal: AbortSignal): Promise<void> {
+  async function runOnce(turnId: string, signal: AbortSignal, abort: AbortController): Promise<void> {
     if (!(await hub.turns.lease(turnId, instance, LEASE_MS))) return;
+    // A long model step keeps its lease; one that lost it (this process stalled past the lease)
+    // stops, since another instance may be running the turn now.
+    const renew = setInterval(() => {
+      hub.turns.renewLease(turnId, instance, LEASE_MS).then(
+        (held) => held || abort.abort(),
+        () => undefined,
+      );
+    }, LEASE_MS / 3);
+    renew.unref();
     try {
       await advance(turnId, signal);
     } catch (error) {
-      await fail(turnId, error);
+      if (!signal.aborted || (await hub.turns.renewLease(turnId, instance, LEASE_MS)))
+        await fail(turnId, error);
     } finally {
+      clearInterval(renew);
       await hub.turns.releaseLease(turnId, instance);
     }
   }
 
   async function advance(turnId: string, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      const turn = await hub.turns.get(turnId);
-      if (turn?.status !== 'running' || signal.aborted) return;
-      const conversation = await hub.conversations.find(turn.conversationId);
-      const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-      if (!conversation || !assistant) return;
-      const calls = await hub.toolCalls.forStep(turn.id, turn.step);
+    const first = await hub.turns.get(turnId);
+    const conversation = first && (await hub.conversations.find(first.conversationId));
+    // The assistant is read once per run: a change applies from the turn's next run.
+    const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
+    if (!conversation || !assistant) return;
+    for (let turn: TurnRecord | undefined = first; ; turn = await hub.turns.get(turnId)) {
+      if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return;
 
-      if (calls.some((call) => call.status === 'interrupt' || call.status === 'consensus')) {
-        await hub.turns.transition(turn.id, ['running'], 'waiting');
+      // Server calls of the step run while the page and the visitor are still deciding theirs.
+      for (const call of await hub.toolCalls.forStep(turn.id, turn.step)) {
+        if (call.status === 'ready') await runServerCall(assistant, conversation.visitor_id, call, signal);
+        if (call.status === 'running') await abandonInterrupted(call);
+      }
+      const calls = await hub.toolCalls.forStep(turn.id, turn.step);
+      if (calls.some(isPending)) {
+        if (turn.status === 'running') await hub.turns.transition(turn.id, ['running'], 'waiting');
         // An answer may have landed between the read and the transition: look once more.
         const again = await hub.toolCalls.forStep(turn.id, turn.step);
-        if (again.some((call) => call.status === 'interrupt' || call.status === 'consensus')) return;
+        if (again.some(isPending)) return;
+      }
+      if (turn.status === 'waiting' || calls.some(isPending)) {
         await hub.turns.transition(turn.id, ['waiting'], 'running');
         continue;
       }
       if (calls.length > 0) {
-        for (const call of calls) {
-          if (call.status === 'ready') await runServerCall(assistant, conversation.visitor_id, call, signal);
-          if (call.status === 'running') await abandonInterrupted(call);
-        }
-        const settled = await hub.toolCalls.forStep(turn.id, turn.step);
-        if (settled.some((call) => call.status !== 'done')) continue;
+        if (calls.some((call) => call.status !== 'done')) continue;
         // The results and the step's end commit together, so a restart never appends them twice.
         await hub.transaction(async (tx) => {
-          await tx.conversations.appendMessage(turn.conversationId, toolResultsMessage(turn.id, settled));
+          await tx.conversations.appendMessage(turn.conversationId, toolResultsMessage(turn.id, calls));
           await tx.turns.advanceStep(turn.id, turn.step);
         });
         continue;
@@ -158,6 +173,11 @@ export function createTurnRunner(hub: HubServices) {
     await hub.transaction(async (tx) => {
       await tx.conversations.appendMessage(conversationId, { turnId, content });
       await tx.toolCalls.insertStep(calls);
+      // Waiting is stored before the interrupt is announced, so a page that reloads on the
+      // announcement reads a waiting turn, never a running one.
+      if (calls.some((call) => call.status === 'interrupt' || call.status === 'consensus')) {
+        await tx.turns.transition(turnId, ['running'], 'waiting');
+      }
     });
     hub.usage?.recordModelStep(assistant, outcome.usage);
     if (calls.length === 0) {
@@ -333,6 +353,10 @@ export function createTurnRunner(hub: HubServices) {
 }
 
 export type TurnRunner = ReturnType<typeof createTurnRunner>;
+
+function isPending(call: ToolCallRecord): boolean {
+  return call.status === 'interrupt' || call.status === 'consensus';
+}
 
 function toolResultsMessage(turnId: string, calls: ToolCallRecord[]) {
   const content: ToolResultPart[] = calls.map((call) => ({
