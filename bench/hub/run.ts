@@ -95,4 +95,6 @@ const dir = join(root, 'test-results/bench');
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'hub.json'), `${JSON.stringify({ ...report, goals: goals(report) }, null, 2)}\n`);
 writeFileSync(join(dir, 'hub.md'), markdown);
-console.log(`\n${markdown}\nWritten to test-results/bench/hub.{json,md}; \`npm run docs:refresh\` copies them to bench/results/`);
+console.log(
+  `\n${markdown}\nWritten to test-results/bench/hub.{json,md}; \`npm run docs:refresh\` copies them to bench/results/`,
+);

@@ -167,3 +167,27 @@ describe('first steps in the portal', () => {
     }
   });
 });
+
+describe('first steps on a server whose operator kept browser tools off', () => {
+  let h: PortalHarness;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    h = await startPortal({ webmcp: true, server: { config: { browserTools: false } } });
+    h.page.on('console', (line) => {
+      if (line.type() === 'error') errors.push(line.text());
+    });
+  });
+  afterAll(() => h?.close());
+
+  it('shows the Automation hub in its gate state with no red 403 in the console', async () => {
+    await h.page.goto(`${h.server.url}/automation-hub`);
+    await h.page.locator('#email').fill('owner@localhost');
+    await h.page.locator('#password').fill(OWNER_PASSWORD);
+    await h.page.locator('button[type="submit"]').click();
+    await waitForAvailability(h.page, 'feature-disabled');
+    await h.page.reload();
+    await waitForAvailability(h.page, 'feature-disabled');
+    await h.page.waitForTimeout(300);
+    expect(errors).toEqual([]);
+  });
+});

@@ -119,9 +119,11 @@ describe('diosc CLI', () => {
   it('lists the collections whose IDs a grant names, and says so in `connections create --help`', async () => {
     const listed = await diosc(dir, 'collections', 'list');
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^notes\s+storage\s+\d+ items\s+Notes$/m);
-    expect(listed.stdout).toMatch(/^inbox\s+inbox\s+\d+ items\s+Inbox$/m);
-    expect(listed.stdout).toContain('grantable: items_list,item_read,item_write,item_delete');
+    expect(listed.stdout).toMatch(
+      /^notes\s+storage\s+Notes\n\s+grantable: items_list,item_read,item_write,item_delete$/m,
+    );
+    expect(listed.stdout).toMatch(/^inbox\s+inbox\s+Inbox\n\s+grantable: items_list,item_read,item_write$/m);
+    expect(listed.stdout).toContain('--grant <id>:<function,…>');
     const rows = JSON.parse((await diosc(dir, 'collections', 'list', '--json')).stdout) as {
       id: string;
       functions: string[];
