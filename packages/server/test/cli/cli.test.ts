@@ -203,6 +203,7 @@ describe('diosc CLI', () => {
     expect(await verifyPassword(account!.password_hash!, 'first password')).toBe(false);
   });
 
+  // Seven CLI processes, each starting tsx: more than the default 30 s on a loaded machine.
   it('disconnects an external source through the core: /mcp answers source_revoked; reconnect is refused', async () => {
     const created = JSON.parse(
       (
@@ -277,5 +278,5 @@ describe('diosc CLI', () => {
     expect(reconnect.stderr).toContain('stays disconnected');
     expect((await callTool('drive')).structuredContent.error?.code).toBe('source_revoked');
     expect((await diosc(dir, 'collections', 'reconnect', 'notes')).stderr).toContain('nothing to reconnect');
-  });
+  }, 60_000);
 });
