@@ -1,5 +1,5 @@
 import { runCommand } from './commands/command-table.js';
-import { createKitContext } from './runtime/kit-context.js';
+import { createKitContext, type KitContext } from './runtime/kit-context.js';
 import { createNavigate } from './tools/navigate.js';
 import { readPage } from './tools/read-page.js';
 import type {
@@ -30,11 +30,17 @@ export interface Diosc {
 
 /**
  * A fresh kit with its own state (tools, adapter, listeners, widget) and the built-in `navigate`
- * and `read_page`. The page's `diosc` is one of these; tests make their own.
+ * and `read_page`, with the context behind it (the kit's own tests look inside; hosts never do).
  */
-export function createDiosc(): Diosc {
+export function createKit(): { diosc: Diosc; kit: KitContext } {
   const kit = createKitContext();
   kit.builtIns.set('navigate', createNavigate(kit));
   kit.builtIns.set('read_page', readPage);
-  return ((name: unknown, ...args: unknown[]) => runCommand(kit, name, args)) as Diosc;
+  const diosc = ((name: unknown, ...args: unknown[]) => runCommand(kit, name, args)) as Diosc;
+  return { diosc, kit };
+}
+
+/** A fresh kit; the page's `diosc` is one of these. */
+export function createDiosc(): Diosc {
+  return createKit().diosc;
 }

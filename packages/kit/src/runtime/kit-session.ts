@@ -138,10 +138,12 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
   const offline = () => setConnection('offline');
   addEventListener('online', online);
   addEventListener('offline', offline);
-  void start();
+  /** Settles once the stored conversation was resumed (or found gone): only then is its id known. */
+  let started = start();
 
-  const ensureConversation = () => {
-    if (conversationId) return Promise.resolve(conversationId);
+  const ensureConversation = async () => {
+    await started;
+    if (conversationId) return conversationId;
     creating ??= client
       .request<{ id: string }>('POST', '/conversations', {})
       .then(({ id }) => {
@@ -190,7 +192,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
         await client.request('POST', `/turns/${encodeURIComponent(state.turn.id)}/cancel`);
     },
     retry() {
-      if (kit.state.get().connection === 'error') void start();
+      if (kit.state.get().connection === 'error') started = start();
       else stream?.reconnect();
     },
     stop() {
