@@ -6,6 +6,8 @@ import type { ServerConfig } from './config.js';
 import { createConnections } from './connections/connections.js';
 import type { DioscContext } from './context.js';
 import { installErrorHandling } from './http/errors.js';
+import type { HubOptions } from './hub/hub-context.js';
+import { hubPlugin } from './hub/plugin.js';
 import { mcpPlugin } from './mcp/plugin.js';
 import { ownerPlugin } from './owner/plugin.js';
 import { portalShellPlugin } from './portal-shell/plugin.js';
@@ -19,6 +21,8 @@ export interface BuildAppOptions {
   limits?: Partial<AccountLimits>;
   /** Pino options, or false for silence in tests. */
   logger?: boolean | Record<string, unknown>;
+  /** The assistant hub's options (scripted models for tests and demos, sweep interval, …). */
+  hub?: HubOptions;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -57,6 +61,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(mcpPlugin);
   await app.register(ownerPlugin, { prefix: '/api/owner' });
+  await app.register(hubPlugin, { prefix: '/api/hub', options: options.hub });
   await app.register(portalShellPlugin);
 
   return app;

@@ -17,6 +17,10 @@ export interface ServerConfig {
   logLevel: string;
   /** Serve the built portal from this folder (defaults to packages/portal/dist when present). */
   portalDir: string | undefined;
+  /** 32-byte key (hex or base64) that encrypts stored secrets; the same on every instance. */
+  secretKey: string | undefined;
+  /** A JSON or YAML file of assistants to create or update at start (kept in git by an operator). */
+  assistantsFile: string | undefined;
 }
 
 type FileConfig = Partial<Record<keyof ServerConfig, unknown>>;
@@ -32,6 +36,8 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_OWNER_PASSWORD: 'ownerPassword',
   DIOSC_LOG_LEVEL: 'logLevel',
   DIOSC_PORTAL_DIR: 'portalDir',
+  DIOSC_SECRET_KEY: 'secretKey',
+  DIOSC_ASSISTANTS: 'assistantsFile',
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
@@ -64,5 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ownerPassword: merged.ownerPassword === undefined ? undefined : String(merged.ownerPassword),
     logLevel: String(merged.logLevel ?? 'info'),
     portalDir: merged.portalDir === undefined ? undefined : resolve(cwd, String(merged.portalDir)),
+    secretKey: merged.secretKey === undefined ? undefined : String(merged.secretKey),
+    assistantsFile:
+      merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),
   };
 }

@@ -2,6 +2,8 @@ import type { AccountCore } from './account/core.js';
 import type { Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import type { Connections } from './connections/connections.js';
+import type { HubServices } from './hub/hub-services.js';
+import type { TurnRunner } from './hub/turns/turn-runner.js';
 import type { Store } from './store/dialect.js';
 import type { UsageLog } from './usage/usage-log.js';
 
@@ -13,6 +15,8 @@ export interface DioscContext {
   clock: Clock;
   connections: Connections;
   usage: UsageLog;
+  /** The assistant hub, once its plugin is registered. */
+  hub?: { services: HubServices; runner: TurnRunner };
 }
 
 declare module 'fastify' {

@@ -4,6 +4,8 @@ import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { loadConfig } from './config.js';
 import { ensureOwner } from './first-run.js';
+import { applyAssistantsFile } from './hub/assistants/assistants-file.js';
+import { ensureDemoAssistant } from './hub/assistants/demo-assistant.js';
 import { openStore } from './store/dialect.js';
 
 /** `npm start`: open (or create) the store, make sure the owner exists, serve, and shut down cleanly. */
@@ -21,6 +23,12 @@ async function main(): Promise<void> {
     onError: (error) => app.log.warn({ err: error }, 'receipt pruning failed'),
   });
   app.addHook('onClose', async () => stopPruner());
+  const fromFile = config.assistantsFile
+    ? await applyAssistantsFile(app.diosc, owner.accountId, config.assistantsFile)
+    : undefined;
+  await ensureDemoAssistant(app.diosc, owner.accountId);
+  const hub = app.diosc.hub!.services;
+  const assistants = await hub.assistants.list(owner.accountId);
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -44,6 +52,13 @@ async function main(): Promise<void> {
     lines.push(
       `  Sign in as ${owner.email} (password printed on first run; reset with \`npm run diosc -- reset-password\`).`,
     );
+  }
+  if (fromFile) {
+    lines.push(`  Assistants from ${config.assistantsFile}: ${fromFile.created.length} created, ${fromFile.updated.length} updated`);
+  }
+  for (const assistant of assistants.slice(0, 5)) {
+    const { label } = await hub.modelFor(assistant).catch(() => ({ label: 'model not configured' }));
+    lines.push(`  Assistant "${assistant.config.name}": ${assistant.publishableKey} on ${label}`);
   }
   // The credentials go to the terminal only, never through the logger.
   process.stdout.write(`${lines.join('\n')}\n\n`);

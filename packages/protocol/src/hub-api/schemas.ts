@@ -124,7 +124,10 @@ export const CONSENSUS_DECISION_SCHEMA = {
   },
 } as const;
 
+export const EMPTY_BODY_SCHEMA = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 export const HUB_BODY_SCHEMAS = {
+  emptyBody: EMPTY_BODY_SCHEMA,
   openSession: OPEN_SESSION_SCHEMA,
   sendMessage: SEND_MESSAGE_SCHEMA,
   interruptAnswer: INTERRUPT_ANSWER_SCHEMA,

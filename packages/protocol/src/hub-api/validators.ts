@@ -6,6 +6,7 @@ import { HUB_BODY_SCHEMAS, type HubBodyName } from './schemas.js';
 import type { OpenSessionRequest, SendMessageRequest } from './sessions.js';
 
 interface HubBodies {
+  emptyBody: Record<string, never>;
   openSession: OpenSessionRequest;
   sendMessage: SendMessageRequest;
   interruptAnswer: InterruptAnswer;

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { hubMigration } from './hub-migration.js';
 
 /**
  * Migrations, in code so a bundled server needs no migration folder. Column types are the subset
@@ -132,6 +133,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_hub': hubMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

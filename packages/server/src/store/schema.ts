@@ -1,3 +1,5 @@
+import type { HubDatabase } from './hub-schema.js';
+
 /**
  * Row types of every table. Times are epoch milliseconds (BIGINT on PostgreSQL, INTEGER on SQLite);
  * JSON values are TEXT so one set of queries serves both dialects.
@@ -101,7 +103,7 @@ export interface ReviewReceiptsTable {
   expires_at: number;
 }
 
-export interface Database {
+export interface Database extends HubDatabase {
   accounts: AccountsTable;
   collections: CollectionsTable;
   items: ItemsTable;
@@ -111,3 +113,13 @@ export interface Database {
   usage: UsageTable;
   review_receipts: ReviewReceiptsTable;
 }
+
+export type {
+  HubAssistantsTable,
+  HubConversationsTable,
+  HubEventsTable,
+  HubMessagesTable,
+  HubToolCallsTable,
+  HubTurnsTable,
+  HubVisitorSessionsTable,
+} from './hub-schema.js';

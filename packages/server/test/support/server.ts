@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountLimits } from '../../src/account/limits.js';
 import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
+import type { HubOptions } from '../../src/hub/hub-context.js';
 import { type DIALECTS, openTestStore, type TestStore } from './store.js';
 
 export interface TestServer extends TestStore {
@@ -22,6 +23,7 @@ export async function startTestServer(
     realClock?: boolean;
     /** Adds routes (a test page, say) before the server starts listening. */
     configure?: (app: FastifyInstance) => void;
+    hub?: HubOptions;
   } = {},
 ): Promise<TestServer> {
   const testStore = await openTestStore(options.dialect);
@@ -42,6 +44,7 @@ export async function startTestServer(
     clock: options.realClock ? systemClock : testStore.clock,
     limits: options.limits,
     logger: false,
+    hub: options.hub,
   });
   options.configure?.(app);
   await app.listen({ host: '127.0.0.1', port });

@@ -1,0 +1,92 @@
+import type { ApprovalSeverity, GrantEntry } from '@diosc/protocol';
+
+/**
+ * An assistant as the operator configures it (CLI, a JSON/YAML file, later the portal). Nothing in it
+ * is a secret: keys and tokens live in `AssistantSecrets`, encrypted at rest.
+ */
+export interface AssistantConfig {
+  name: string;
+  instructions: string;
+  model: {
+    provider: 'auto' | 'scripted' | 'openai' | 'anthropic' | 'openai-compatible';
+    id: string;
+    baseUrl?: string;
+  };
+  /** Exact origins (scheme://host[:port]) whose pages may open visitor sessions. */
+  allowedOrigins: string[];
+  /** Raw browser tools the assistant declares; a page supplies only the handler. */
+  browserTools: DeclaredBrowserTool[];
+  serverTools: ServerToolsConfig;
+  sitemap: { path: string; title: string; description?: string }[];
+  files: FilesPermission;
+  limits: AssistantLimits;
+}
+
+export interface DeclaredBrowserTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ServerToolsConfig {
+  /** This account's own catalog, through an app connection with an exact grant. */
+  account?: { grant: GrantEntry[]; connectionId?: string };
+  /** External MCP servers (Streamable HTTP); a bearer token, if any, is in the secrets. */
+  mcpServers: { name: string; url: string }[];
+  generateFile: { enabled: boolean; formats: string[]; maxBytes: number };
+  /** Server tools (by the name the model sees) that wait for the visitor's decision first. */
+  consensus: Record<string, ApprovalSeverity>;
+}
+
+export interface FilesPermission {
+  enabled: boolean;
+  maxFileBytes: number;
+  maxConversationBytes: number;
+  allowedTypes: string[];
+}
+
+export interface AssistantLimits {
+  maxStepsPerTurn: number;
+  interruptTimeoutMs: number;
+  consensusTimeoutMs: number;
+  messagesPerMinute: number;
+  sessionTtlMs: number;
+}
+
+export interface AssistantSecrets {
+  providerKey?: string;
+  identitySecret?: string;
+  /** Bearer tokens of external MCP servers, by server name. */
+  mcpTokens?: Record<string, string>;
+}
+
+export const DEFAULT_ASSISTANT_LIMITS: AssistantLimits = {
+  maxStepsPerTurn: 12,
+  interruptTimeoutMs: 120_000,
+  consensusTimeoutMs: 600_000,
+  messagesPerMinute: 20,
+  sessionTtlMs: 24 * 60 * 60 * 1000,
+};
+
+export const DEFAULT_FILES_PERMISSION: FilesPermission = {
+  enabled: true,
+  maxFileBytes: 10 * 1024 * 1024,
+  maxConversationBytes: 50 * 1024 * 1024,
+  allowedTypes: [
+    'image/png',
+    'image/jpeg',
+    'image/gif',
+    'image/webp',
+    'application/pdf',
+    'text/plain',
+    'text/csv',
+    'text/markdown',
+    'application/json',
+  ],
+};
+
+export const DEFAULT_GENERATE_FILE = {
+  enabled: false,
+  formats: ['csv', 'md', 'txt', 'json', 'html', 'svg'],
+  maxBytes: 1024 * 1024,
+};

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { DioscError } from '@diosc/protocol';
+import { compileToolSchema } from '@diosc/protocol/validators';
+import type { Kysely } from 'kysely';
+import { randomSecret } from '../../auth/secrets.js';
+import type { Clock } from '../../clock.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import { validateRoutes } from '../sitemap/sitemap.js';
+import type { Database, HubAssistantsTable } from '../../store/schema.js';
+import type { AssistantConfig, AssistantSecrets } from './assistant-config.js';
+import { parseAssistantInput } from './assistant-schema.js';
+
+export interface AssistantRecord {
+  id: string;
+  accountId: string;
+  publishableKey: string;
+  config: AssistantConfig;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What an operator sees of the secrets: which are set, never their values. */
+export interface SecretsPresence {
+  providerKey: boolean;
+  identitySecret: boolean;
+  mcpTokens: string[];
+}
+
+function toRecord(row: HubAssistantsTable): AssistantRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    publishableKey: row.publishable_key,
+    config: JSON.parse(row.config_json) as AssistantConfig,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function checkConfig(config: AssistantConfig): void {
+  validateRoutes(config.sitemap);
+  for (const tool of config.browserTools) compileToolSchema(tool.inputSchema);
+  const names = config.browserTools.map((tool) => tool.name);
+  if (new Set(names).size !== names.length)
+    throw new DioscError('invalid_input', 'Two browser tools have the same name.');
+}
+
+/** The hub's assistants; this module owns `hub_assistants`. */
+export function createAssistants(db: Kysely<Database>, clock: Clock, box: SecretBox) {
+  async function byId(id: string): Promise<HubAssistantsTable | undefined> {
+    return db.selectFrom('hub_assistants').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async function requireOwned(accountId: string, idOrName: string): Promise<HubAssistantsTable> {
+    const row = await db
+      .selectFrom('hub_assistants')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
+      .executeTakeFirst();
+    if (!row) throw new DioscError('not_found', `There is no assistant "${idOrName.slice(0, 80)}".`);
+    return row;
+  }
+
+  function seal(secrets: AssistantSecrets | undefined, previous: string | null): string | null {
+    if (!secrets) return previous;
+    const merged = { ...(previous ? (JSON.parse(box.open(previous)) as AssistantSecrets) : {}), ...secrets };
+    return box.seal(JSON.stringify(merged));
+  }
+
+  return {
+    async create(accountId: string, input: unknown): Promise<AssistantRecord> {
+      const { config, secrets } = parseAssistantInput(input);
+      checkConfig(config);
+      const now = clock.now();
+      const row: HubAssistantsTable = {
+        id: `ast_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
+        account_id: accountId,
+        name: config.name,
+        publishable_key: `pk_${randomSecret(18)}`,
+        config_json: JSON.stringify(config),
+        secrets_enc: seal(secrets, null),
+        created_at: now,
+        updated_at: now,
+      };
+      const clash = await db
+        .selectFrom('hub_assistants')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('name', '=', config.name)
+        .executeTakeFirst();
+      if (clash) throw new DioscError('invalid_input', `An assistant named "${config.name}" already exists.`);
+      await db.insertInto('hub_assistants').values(row).execute();
+      return toRecord(row);
+    },
+
+    /** Changes the given fields; the rest keeps its value. Secrets merge by key. */
+    async update(accountId: string, idOrName: string, input: unknown): Promise<AssistantRecord> {
+      const row = await requireOwned(accountId, idOrName);
+      const current = JSON.parse(row.config_json) as AssistantConfig;
+      const patch = { name: current.name, ...(input as object) };
+      const { config, secrets } = parseAssistantInput(patch, current);
+      checkConfig(config);
+      const updated = {
+        name: config.name,
+        config_json: JSON.stringify(config),
+        secrets_enc: seal(secrets, row.secrets_enc),
+        updated_at: clock.now(),
+      };
+      await db.updateTable('hub_assistants').set(updated).where('id', '=', row.id).execute();
+      return toRecord({ ...row, ...updated });
+    },
+
+    async remove(accountId: string, idOrName: string): Promise<void> {
+      const row = await requireOwned(accountId, idOrName);
+      await db.deleteFrom('hub_assistants').where('id', '=', row.id).execute();
+    },
+
+    async list(accountId: string): Promise<AssistantRecord[]> {
+      const rows = await db
+        .selectFrom('hub_assistants')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .execute();
+      return rows.map(toRecord);
+    },
+
+    async show(accountId: string, idOrName: string): Promise<AssistantRecord & { secrets: SecretsPresence }> {
+      const row = await requireOwned(accountId, idOrName);
+      const secrets = row.secrets_enc ? (JSON.parse(box.open(row.secrets_enc)) as AssistantSecrets) : {};
+      return {
+        ...toRecord(row),
+        secrets: {
+          providerKey: Boolean(secrets.providerKey),
+          identitySecret: Boolean(secrets.identitySecret),
+          mcpTokens: Object.keys(secrets.mcpTokens ?? {}),
+        },
+      };
+    },
+
+    async find(id: string): Promise<AssistantRecord | undefined> {
+      const row = await byId(id);
+      return row ? toRecord(row) : undefined;
+    },
+
+    async findByPublishableKey(key: string): Promise<AssistantRecord | undefined> {
+      const row = await db
+        .selectFrom('hub_assistants')
+        .selectAll()
+        .where('publishable_key', '=', key)
+        .executeTakeFirst();
+      return row ? toRecord(row) : undefined;
+    },
+
+    /** The decrypted secrets, for the hub's own use only (a model call, a token check). */
+    async secretsOf(id: string): Promise<AssistantSecrets> {
+      const row = await byId(id);
+      return row?.secrets_enc ? (JSON.parse(box.open(row.secrets_enc)) as AssistantSecrets) : {};
+    },
+
+    /** True when some assistant allows pages of this exact origin (CORS preflights ask this). */
+    async originAllowed(origin: string): Promise<boolean> {
+      const rows = await db.selectFrom('hub_assistants').select('config_json').execute();
+      return rows.some((row) =>
+        (JSON.parse(row.config_json) as AssistantConfig).allowedOrigins.includes(origin),
+      );
+    },
+
+    /** Links the app connection that carries the assistant's account grant. */
+    async setAccountConnection(id: string, connectionId: string): Promise<void> {
+      const row = await byId(id);
+      if (!row) return;
+      const config = JSON.parse(row.config_json) as AssistantConfig;
+      if (!config.serverTools.account) return;
+      config.serverTools.account.connectionId = connectionId;
+      await db
+        .updateTable('hub_assistants')
+        .set({ config_json: JSON.stringify(config) })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
+export type Assistants = ReturnType<typeof createAssistants>;

@@ -1,0 +1,88 @@
+import type { ConversationView } from '@diosc/protocol';
+import { validateHubBody } from '@diosc/protocol/validators';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { consensusRequestOf } from '../consensus/consensus-request.js';
+import type { HubRouteDeps } from '../hub-route-deps.js';
+import { interruptOf } from '../interrupts/interrupt-view.js';
+import { sendMessage } from '../turns/send-message.js';
+import { turnView } from '../turns/turns.js';
+import { displayMessages } from './display.js';
+
+/** A visitor's conversations: create, list, read back (for a reload), and send a message. */
+export function conversationRoutes({ hub, runner, files }: HubRouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.post('/conversations', async (request, reply) => {
+      if (request.body !== undefined && request.body !== null) validateEmpty(request.body);
+      const visitor = request.visitor!;
+      const row = await hub.conversations.create(visitor.assistantId, visitor.visitorId);
+      reply.status(201);
+      return { id: row.id };
+    });
+
+    app.get('/conversations', async (request) => ({
+      conversations: await hub.conversations.listFor(request.visitor!),
+    }));
+
+    app.get<{ Params: { id: string } }>('/conversations/:id', async (request) => {
+      const conversation = await hub.conversations.requireOwned(request.params.id, request.visitor!);
+      const [messages, turn, lastEventId] = await Promise.all([
+        hub.conversations.messages(conversation.id),
+        hub.turns.latestOf(conversation.id),
+        hub.events.lastId(conversation.id),
+      ]);
+      const active = turn && (turn.status === 'running' || turn.status === 'waiting');
+      const view: ConversationView = {
+        id: conversation.id,
+        messages: displayMessages(
+          messages,
+          await hub.toolCalls.locations([
+            ...new Set(messages.flatMap((message) => (message.turnId ? [message.turnId] : []))),
+          ]),
+        ),
+        turn: turn ? turnView(turn) : null,
+        pendingInterrupts: active
+          ? (await hub.toolCalls.pendingOfTurn(turn.id, 'interrupt')).map((call) =>
+              interruptOf(call, conversation.id),
+            )
+          : [],
+        pendingConsensus: active
+          ? (await hub.toolCalls.pendingOfTurn(turn.id, 'consensus')).map(consensusRequestOf)
+          : [],
+        lastEventId,
+      };
+      return view;
+    });
+
+    // Per visitor session, after authentication (the route's hook runs after the auth hook).
+    const perVisitor = {
+      hook: 'preHandler' as const,
+      timeWindow: 60_000,
+      keyGenerator: (request: FastifyRequest) => `visitor:${request.visitor?.id ?? 'none'}`,
+      max: async (request: FastifyRequest) =>
+        (await hub.assistants.find(request.visitor!.assistantId))?.config.limits.messagesPerMinute ?? 1,
+    };
+    app.post<{ Params: { id: string } }>(
+      '/conversations/:id/messages',
+      { config: { rateLimit: perVisitor } },
+      async (request, reply) => {
+        const body = validateHubBody('sendMessage', request.body);
+        const response = await sendMessage(
+          hub,
+          runner,
+          request.visitor!,
+          request.params.id,
+          body,
+          files.attachments,
+        );
+        reply.status(202);
+        return response;
+      },
+    );
+  };
+}
+
+function validateEmpty(body: unknown): void {
+  if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body as object).length > 0) {
+    validateHubBody('emptyBody', body);
+  }
+}

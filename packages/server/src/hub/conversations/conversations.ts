@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ConversationSummary,
+  DioscError,
+  type FileDescriptor,
+  type PageSnapshot,
+} from '@diosc/protocol';
+import type { ModelMessage } from 'ai';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database, HubConversationsTable } from '../../store/schema.js';
+
+export interface StoredMessage {
+  id: string;
+  seq: number;
+  turnId: string | null;
+  role: 'user' | 'assistant' | 'tool';
+  content: ModelMessage;
+  snapshot: PageSnapshot | null;
+  files: FileDescriptor[];
+  createdAt: number;
+}
+
+const APPEND_ATTEMPTS = 8;
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
+}
+
+/** Conversations and their messages; this module owns `hub_conversations` and `hub_messages`. */
+export function createConversations(db: Kysely<Database>, clock: Clock) {
+  return {
+    async create(assistantId: string, visitorId: string): Promise<HubConversationsTable> {
+      const now = clock.now();
+      const row: HubConversationsTable = {
+        id: `cnv_${randomUUID()}`,
+        assistant_id: assistantId,
+        visitor_id: visitorId,
+        title: 'New conversation',
+        active_turn_id: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.insertInto('hub_conversations').values(row).execute();
+      return row;
+    },
+
+    /**
+     * The conversation, if it belongs to this visitor of this assistant. Another visitor's
+     * conversation answers exactly like one that does not exist.
+     */
+    async requireOwned(id: string, owner: { assistantId: string; visitorId: string }) {
+      const row = await db
+        .selectFrom('hub_conversations')
+        .selectAll()
+        .where('id', '=', id)
+        .where('assistant_id', '=', owner.assistantId)
+        .where('visitor_id', '=', owner.visitorId)
+        .executeTakeFirst();
+      if (!row) throw new DioscError('not_found', 'There is no such conversation.');
+      return row;
+    },
+
+    async find(id: string) {
+      return db.selectFrom('hub_conversations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async listFor(owner: { assistantId: string; visitorId: string }): Promise<ConversationSummary[]> {
+      const rows = await db
+        .selectFrom('hub_conversations')
+        .selectAll()
+        .where('assistant_id', '=', owner.assistantId)
+        .where('visitor_id', '=', owner.visitorId)
+        .orderBy('updated_at', 'desc')
+        .limit(100)
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        title: row.title,
+        createdAt: new Date(Number(row.created_at)).toISOString(),
+        updatedAt: new Date(Number(row.updated_at)).toISOString(),
+      }));
+    },
+
+    /** Makes `turnId` the conversation's one active turn, or refuses with `turn_in_progress`. */
+    async claimTurn(id: string, turnId: string, title?: string): Promise<void> {
+      const result = await db
+        .updateTable('hub_conversations')
+        .set({
+          active_turn_id: turnId,
+          updated_at: clock.now(),
+          ...(title ? { title } : {}),
+        })
+        .where('id', '=', id)
+        .where('active_turn_id', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new DioscError('turn_in_progress');
+    },
+
+    async releaseTurn(id: string, turnId: string): Promise<void> {
+      await db
+        .updateTable('hub_conversations')
+        .set({ active_turn_id: null, updated_at: clock.now() })
+        .where('id', '=', id)
+        .where('active_turn_id', '=', turnId)
+        .execute();
+    },
+
+    async appendMessage(
+      conversationId: string,
+      message: {
+        turnId: string | null;
+        content: ModelMessage;
+        snapshot?: PageSnapshot | null;
+        files?: FileDescriptor[];
+      },
+    ): Promise<StoredMessage> {
+      const id = `msg_${randomUUID()}`;
+      const now = clock.now();
+      for (let attempt = 1; ; attempt++) {
+        const last = await db
+          .selectFrom('hub_messages')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .where('conversation_id', '=', conversationId)
+          .executeTakeFirst();
+        const seq = Number(last?.seq ?? 0) + 1;
+        try {
+          await db
+            .insertInto('hub_messages')
+            .values({
+              conversation_id: conversationId,
+              seq,
+              id,
+              turn_id: message.turnId,
+              role: message.content.role as StoredMessage['role'],
+              content_json: JSON.stringify(message.content),
+              snapshot_json: message.snapshot ? JSON.stringify(message.snapshot) : null,
+              files_json: message.files?.length ? JSON.stringify(message.files) : null,
+              created_at: now,
+            })
+            .execute();
+          return {
+            id,
+            seq,
+            turnId: message.turnId,
+            role: message.content.role as StoredMessage['role'],
+            content: message.content,
+            snapshot: message.snapshot ?? null,
+            files: message.files ?? [],
+            createdAt: now,
+          };
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
+        }
+      }
+    },
+
+    async messages(conversationId: string): Promise<StoredMessage[]> {
+      const rows = await db
+        .selectFrom('hub_messages')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .orderBy('seq')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        seq: Number(row.seq),
+        turnId: row.turn_id,
+        role: row.role,
+        content: JSON.parse(row.content_json) as ModelMessage,
+        snapshot: row.snapshot_json ? (JSON.parse(row.snapshot_json) as PageSnapshot) : null,
+        files: row.files_json ? (JSON.parse(row.files_json) as FileDescriptor[]) : [],
+        createdAt: Number(row.created_at),
+      }));
+    },
+  };
+}
+
+export type Conversations = ReturnType<typeof createConversations>;

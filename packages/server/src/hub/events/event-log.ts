@@ -1,0 +1,81 @@
+import type { HubEvent, HubEventBody } from '@diosc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../store/schema.js';
+import type { EventBus } from './event-bus.js';
+
+const APPEND_ATTEMPTS = 8;
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
+}
+
+/**
+ * The conversation's append-only event log; this module owns `hub_events`. Ids increase by one per
+ * conversation, assigned by the insert itself (`max(id) + 1`), so two appenders — even on two
+ * instances — never share an id: the loser of a race hits the primary key and tries again.
+ */
+export function createEventLog(db: Kysely<Database>, clock: Clock, bus: EventBus) {
+  function toEvent(row: { id: number; data_json: string; created_at: number }): HubEvent {
+    const body = JSON.parse(row.data_json) as HubEventBody;
+    return { ...body, id: Number(row.id), at: new Date(Number(row.created_at)).toISOString() } as HubEvent;
+  }
+
+  return {
+    async append(conversationId: string, body: HubEventBody): Promise<HubEvent> {
+      const data = JSON.stringify(body);
+      const now = clock.now();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const row = await db
+            .insertInto('hub_events')
+            .columns(['conversation_id', 'id', 'type', 'data_json', 'created_at'])
+            .expression((eb) =>
+              eb
+                .selectFrom('hub_events')
+                .where('conversation_id', '=', conversationId)
+                .select([
+                  eb.val(conversationId).as('conversation_id'),
+                  eb(eb.fn.coalesce(eb.fn.max('id'), eb.lit(0)), '+', eb.lit(1)).as('id'),
+                  eb.val(body.type).as('type'),
+                  eb.val(data).as('data_json'),
+                  eb.val(now).as('created_at'),
+                ]),
+            )
+            .returning(['id'])
+            .executeTakeFirstOrThrow();
+          const event = toEvent({ id: row.id, data_json: data, created_at: now });
+          bus.publish(conversationId, event.id);
+          return event;
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
+        }
+      }
+    },
+
+    /** Events after `afterId`, oldest first, at most `limit`. */
+    async after(conversationId: string, afterId: number, limit = 500): Promise<HubEvent[]> {
+      const rows = await db
+        .selectFrom('hub_events')
+        .select(['id', 'data_json', 'created_at'])
+        .where('conversation_id', '=', conversationId)
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map(toEvent);
+    },
+
+    async lastId(conversationId: string): Promise<number> {
+      const row = await db
+        .selectFrom('hub_events')
+        .select((eb) => eb.fn.max('id').as('last'))
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirst();
+      return Number(row?.last ?? 0);
+    },
+  };
+}
+
+export type EventLog = ReturnType<typeof createEventLog>;

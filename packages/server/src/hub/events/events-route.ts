@@ -1,0 +1,71 @@
+import { DioscError, type HubEvent } from '@diosc/protocol';
+import type { FastifyPluginAsync } from 'fastify';
+import type { HubServices } from '../hub-services.js';
+
+function resumePoint(header: string | null, query: unknown): number {
+  const raw = header ?? (query as { after?: string } | undefined)?.after ?? '0';
+  if (!/^\d{1,12}$/.test(raw)) throw new DioscError('invalid_input', 'Last-Event-ID must be an event id.');
+  return Number(raw);
+}
+
+/**
+ * `GET /conversations/:id/events`: the conversation's log as Server-Sent Events. It starts after
+ * `Last-Event-ID` (or `?after=`), reads the store until it has caught up, then waits on the bus —
+ * and reads the store again on every wake-up, so the stream never depends on a message held only
+ * in memory. `reply.sse.send` waits for the socket to drain (back-pressure); the plugin sends
+ * heartbeat comments.
+ */
+export function eventsRoute(hub: HubServices): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Params: { id: string } }>(
+      '/conversations/:id/events',
+      { sse: { kind: 'manual', heartbeat: true } },
+      async (request, reply) => {
+        const conversation = await hub.conversations.requireOwned(request.params.id, request.visitor!);
+        let cursor = resumePoint(reply.sse.lastEventId, request.query);
+        reply.header('cache-control', 'no-store');
+        reply.header('x-accel-buffering', 'no');
+        reply.sse.keepAlive();
+        reply.sse.sendHeaders(200);
+        // Headers go out now, so a client knows the stream is open before the first event.
+        reply.raw.flushHeaders();
+
+        let wake: (() => void) | undefined;
+        let pending = true;
+        const unsubscribe = hub.bus.subscribe(conversation.id, () => {
+          pending = true;
+          wake?.();
+        });
+        let open = true;
+        reply.sse.onClose(() => {
+          open = false;
+          unsubscribe();
+          wake?.();
+        });
+        try {
+          while (open) {
+            if (!pending) {
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+              });
+              wake = undefined;
+              if (!open) break;
+            }
+            pending = false;
+            let batch: HubEvent[];
+            do {
+              batch = await hub.events.after(conversation.id, cursor);
+              for (const event of batch) {
+                if (!open) break;
+                await reply.sse.send({ id: String(event.id), event: event.type, data: event });
+                cursor = event.id;
+              }
+            } while (open && batch.length > 0);
+          }
+        } finally {
+          unsubscribe();
+        }
+      },
+    );
+  };
+}

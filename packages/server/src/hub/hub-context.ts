@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DioscContext } from '../context.js';
+import { createSecretBox, loadSecretKey } from '../secrets/secret-box.js';
+import type { Store } from '../store/dialect.js';
+import type { AssistantSecrets } from './assistants/assistant-config.js';
+import { type AssistantRecord, createAssistants } from './assistants/assistants.js';
+import { createConversations } from './conversations/conversations.js';
+import { createEventBus } from './events/event-bus.js';
+import { createEventLog } from './events/event-log.js';
+import type { HubServices, HubTransaction } from './hub-services.js';
+import { resolveModel } from './model/resolve-model.js';
+import { accountCatalogTools } from './server-tools/account-catalog.js';
+import { connectMcpServers } from './server-tools/mcp-server-tools.js';
+import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
+import { checkNavigationPath } from './sitemap/sitemap.js';
+import { describeSitemap } from './sitemap/system-prompt.js';
+import { createToolCalls } from './turns/tool-calls.js';
+import { createTurns } from './turns/turns.js';
+import { createVisitorSessions } from './visitors/visitor-sessions.js';
+
+export interface HubOptions {
+  /** Scripted models by id, for `model: { provider: 'scripted', id }` (tests, demos). */
+  scriptedModels?: Record<string, LanguageModelV3>;
+  /** Where provider keys and model settings are read (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** How often overdue interrupts are closed (default 1 s). */
+  sweepIntervalMs?: number;
+  /** More server tools per assistant (e.g. generate_file once files are wired). */
+  extraServerTools?: (assistantId: string) => ServerTool[];
+  onIdle?: () => void;
+}
+
+function transactionOf(db: Store['db'], clock: DioscContext['clock']): HubTransaction {
+  return {
+    conversations: createConversations(db, clock),
+    toolCalls: createToolCalls(db, clock),
+    turns: createTurns(db, clock),
+  };
+}
+
+/**
+ * The assistant's server tools for one turn: its account catalog (no network), its external MCP
+ * servers (listed once per turn run, the clients kept until the turn ends) and any extras.
+ */
+async function loadServerToolsFor(
+  diosc: DioscContext,
+  log: FastifyBaseLogger,
+  assistant: AssistantRecord,
+  secrets: AssistantSecrets,
+  extra: ServerTool[],
+): Promise<ServerToolSet> {
+  const tools: ServerTool[] = [];
+  const account = assistant.config.serverTools.account;
+  if (account?.connectionId) {
+    tools.push(...accountCatalogTools(diosc, assistant.accountId, account.connectionId, account.grant));
+  }
+  const mcp = await connectMcpServers(assistant.config.serverTools.mcpServers, secrets.mcpTokens ?? {}, log);
+  tools.push(...mcp.tools, ...extra);
+  return { tools, close: mcp.close };
+}
+
+/** Builds the hub's services over the app's store and account core; one set per app. */
+export function createHubServices(
+  diosc: DioscContext,
+  log: FastifyBaseLogger,
+  options: HubOptions,
+): HubServices {
+  const { store, clock, config } = diosc;
+  const box = createSecretBox(loadSecretKey(config.secretKey, join(config.dataDir, 'secret.key')));
+  const bus = createEventBus();
+  const env = options.env ?? process.env;
+  const toolCache = new Map<string, Promise<ServerToolSet>>();
+  const assistants = createAssistants(store.db, clock, box);
+  const loadServerTools = async (assistant: AssistantRecord) =>
+    loadServerToolsFor(
+      diosc,
+      log,
+      assistant,
+      await assistants.secretsOf(assistant.id),
+      options.extraServerTools?.(assistant.id) ?? [],
+    );
+  return {
+    ...transactionOf(store.db, clock),
+    clock,
+    log,
+    assistants,
+    visitors: createVisitorSessions(store.db, clock),
+    events: createEventLog(store.db, clock, bus),
+    bus,
+    transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
+    async modelFor(assistant) {
+      const { providerKey } = await assistants.secretsOf(assistant.id);
+      return resolveModel(assistant.config.model, {
+        env,
+        apiKey: providerKey,
+        scripted: options.scriptedModels,
+      });
+    },
+    async serverToolsFor(assistant, turnId) {
+      let set = toolCache.get(turnId);
+      if (!set) {
+        set = loadServerTools(assistant);
+        toolCache.set(turnId, set);
+      }
+      return (await set).tools;
+    },
+    async releaseServerTools(turnId) {
+      const set = toolCache.get(turnId);
+      toolCache.delete(turnId);
+      await (await set)?.close();
+    },
+    describeSitemap,
+    checkPath: (routes, path) => {
+      const verdict = checkNavigationPath(routes, path);
+      return verdict.ok ? { ok: true } : { ok: false, message: verdict.message };
+    },
+    onIdle: options.onIdle,
+  };
+}

@@ -1,0 +1,15 @@
+import type { FileDescriptor } from '@diosc/protocol';
+import type { HubServices } from './hub-services.js';
+import type { TurnRunner } from './turns/turn-runner.js';
+
+/** What the hub's route plugins need: the services, the runner, and the file checks. */
+export interface HubRouteDeps {
+  hub: HubServices;
+  runner: TurnRunner;
+  files: {
+    /** The descriptors of files this conversation's visitor uploaded; `invalid_input` for others. */
+    attachments(fileIds: string[], conversationId: string): Promise<FileDescriptor[]>;
+    /** True when the file was delivered to this conversation. */
+    belongs(fileId: string, conversationId: string): Promise<boolean>;
+  };
+}

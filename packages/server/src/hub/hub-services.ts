@@ -1,0 +1,42 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { AssistantConfig } from './assistants/assistant-config.js';
+import type { AssistantRecord, Assistants } from './assistants/assistants.js';
+import type { Conversations } from './conversations/conversations.js';
+import type { EventBus } from './events/event-bus.js';
+import type { EventLog } from './events/event-log.js';
+import type { ServerTool } from './server-tools/server-tool.js';
+import type { ToolCalls } from './turns/tool-calls.js';
+import type { Turns } from './turns/turns.js';
+import type { VisitorSessions } from './visitors/visitor-sessions.js';
+
+/** The stores a step writes together in one transaction. */
+export interface HubTransaction {
+  conversations: Conversations;
+  toolCalls: ToolCalls;
+  turns: Turns;
+}
+
+/** Everything the hub's parts share, built once per app (`hub-context.ts`); never a module global. */
+export interface HubServices extends HubTransaction {
+  clock: Clock;
+  log: FastifyBaseLogger;
+  assistants: Assistants;
+  visitors: VisitorSessions;
+  events: EventLog;
+  bus: EventBus;
+  transaction<T>(work: (tx: HubTransaction) => Promise<T>): Promise<T>;
+  modelFor(assistant: AssistantRecord): Promise<{ model: LanguageModelV3; label: string; scripted: boolean }>;
+  /** The assistant's server tools for one turn (MCP servers are listed once per turn and cached). */
+  serverToolsFor(assistant: AssistantRecord, turnId: string): Promise<ServerTool[]>;
+  /** Closes the turn's MCP clients once it has ended. */
+  releaseServerTools(turnId: string): Promise<void>;
+  describeSitemap(routes: AssistantConfig['sitemap']): string;
+  checkPath(routes: AssistantConfig['sitemap'], path: string): { ok: true } | { ok: false; message: string };
+  usage?: {
+    recordModelStep(assistant: AssistantRecord, usage: { inputTokens: number; outputTokens: number }): void;
+  };
+  /** Called when a turn's runner goes idle (tests and benchmarks wait on it). */
+  onIdle?: () => void;
+}

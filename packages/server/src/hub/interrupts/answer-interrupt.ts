@@ -1,0 +1,79 @@
+import { DioscError, type InterruptAnswer } from '@diosc/protocol';
+import type { HubServices } from '../hub-services.js';
+import { argsDigest } from '../turns/classify-call.js';
+import type { ToolOutput } from '../turns/tool-calls.js';
+import type { TurnRunner } from '../turns/turn-runner.js';
+import type { VisitorSession } from '../visitors/visitor-sessions.js';
+import { requireCallOfVisitor } from './call-of-visitor.js';
+
+/** What the model reads for a page's answer: the result as JSON, or the page's error as text. */
+function outputOf(answer: InterruptAnswer): ToolOutput {
+  if ('error' in answer) return { type: 'error-text', value: answer.error };
+  const result = answer.result;
+  if (answer.file) {
+    const base = result && typeof result === 'object' && !Array.isArray(result) ? result : { result };
+    return { type: 'json', value: { ...base, file: answer.file } };
+  }
+  return { type: 'json', value: result ?? null };
+}
+
+/**
+ * Takes the page's answer to one interrupt — the result only, never history. The first answer
+ * wins (compare-and-set on the call's status); the same body again is a no-op `duplicate`; any
+ * other body is `result_conflict`. A navigate answer's registry replaces the turn's before the
+ * next step runs.
+ */
+export async function answerInterrupt(
+  hub: HubServices,
+  runner: TurnRunner,
+  session: VisitorSession,
+  interruptId: string,
+  answer: InterruptAnswer,
+  checkFile: (fileId: string, conversationId: string) => Promise<boolean>,
+): Promise<{ status: 'accepted' | 'duplicate' }> {
+  const { call, turn } = await requireCallOfVisitor(hub, session, interruptId, ['browser', 'intent']);
+  const digest = argsDigest(answer);
+  if (call.status !== 'interrupt') {
+    if (call.answerDigest === digest) return { status: 'duplicate' };
+    if (call.answerDigest) throw new DioscError('result_conflict');
+    throw new DioscError('interrupt_not_pending');
+  }
+  if ('result' in answer && answer.file && !(await checkFile(answer.file.fileId, turn.conversationId)))
+    throw new DioscError(
+      'invalid_input',
+      'The file named in the answer was not delivered to this conversation.',
+    );
+  const won = await hub.toolCalls.transition(call.id, 'interrupt', 'done', {
+    output: outputOf(answer),
+    answer,
+    answerDigest: digest,
+  });
+  if (!won) {
+    const now = await hub.toolCalls.get(call.id);
+    if (now?.answerDigest === digest) return { status: 'duplicate' };
+    if (now?.answerDigest) throw new DioscError('result_conflict');
+    throw new DioscError('interrupt_not_pending');
+  }
+  if ('result' in answer && call.tool === 'navigate' && answer.registry) {
+    await hub.turns.setRegistry(turn.id, answer.registry);
+  }
+  await hub.events.append(turn.conversationId, {
+    type: 'interrupt.resolved',
+    turnId: turn.id,
+    interruptId: call.id,
+    outcome: 'answered',
+  });
+  if ('result' in answer && answer.file) {
+    await hub.events.append(turn.conversationId, { type: 'file.ready', turnId: turn.id, file: answer.file });
+  }
+  await hub.events.append(turn.conversationId, {
+    type: 'tool.finished',
+    turnId: turn.id,
+    toolCallId: call.id,
+    tool: call.tool,
+    ok: !('error' in answer),
+    ...('error' in answer ? { summary: 'error' } : {}),
+  });
+  await runner.resumeIfUnblocked(turn.id);
+  return { status: 'accepted' };
+}

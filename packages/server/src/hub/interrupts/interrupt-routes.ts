@@ -1,0 +1,31 @@
+import { INTERRUPT_ANSWER_MAX_BYTES } from '@diosc/protocol';
+import { validateHubBody } from '@diosc/protocol/validators';
+import type { FastifyPluginAsync } from 'fastify';
+import { decideConsensus } from '../consensus/decide.js';
+import type { HubRouteDeps } from '../hub-route-deps.js';
+import { cancelTurn } from '../turns/cancel-turn.js';
+import { answerInterrupt } from './answer-interrupt.js';
+
+/** The page's answers: an interrupt's result, an approval decision, a cancel. */
+export function answerRoutes({ hub, runner, files }: HubRouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.post<{ Params: { id: string } }>(
+      '/interrupts/:id/answer',
+      { bodyLimit: INTERRUPT_ANSWER_MAX_BYTES },
+      async (request) => {
+        const answer = validateHubBody('interruptAnswer', request.body);
+        return answerInterrupt(hub, runner, request.visitor!, request.params.id, answer, files.belongs);
+      },
+    );
+
+    app.post<{ Params: { id: string } }>('/consensus/:id/decision', async (request) => {
+      const decision = validateHubBody('consensusDecision', request.body);
+      return decideConsensus(hub, runner, request.visitor!, request.params.id, decision);
+    });
+
+    app.post<{ Params: { id: string } }>('/turns/:id/cancel', async (request) => {
+      if (request.body !== undefined && request.body !== null) validateHubBody('emptyBody', request.body);
+      return cancelTurn(hub, runner, request.visitor!, request.params.id);
+    });
+  };
+}

@@ -1,0 +1,69 @@
+import { DioscError } from '@diosc/protocol';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerTool, ServerToolSet } from './server-tool.js';
+
+const MAX_TOOLS_PER_SERVER = 64;
+const CONNECT_TIMEOUT_MS = 10_000;
+const OUTPUT_MAX_CHARS = 32_000;
+
+/** `<server>__<tool>`, reduced to the characters every model provider accepts in a tool name. */
+export function mcpToolName(server: string, tool: string): string {
+  return `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+}
+
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (part && typeof part === 'object' && (part as { type?: string }).type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+    .join('\n')
+    .slice(0, OUTPUT_MAX_CHARS);
+}
+
+/**
+ * The tools of an assistant's external MCP servers, through the official MCP client over
+ * Streamable HTTP. A server's bearer token (stored encrypted) goes only into that server's request
+ * headers. A server that cannot be reached contributes no tools; the turn goes on without them.
+ */
+export async function connectMcpServers(
+  servers: readonly { name: string; url: string }[],
+  tokens: Readonly<Record<string, string>>,
+  log: FastifyBaseLogger,
+): Promise<ServerToolSet> {
+  const clients: Client[] = [];
+  const tools: ServerTool[] = [];
+  for (const server of servers) {
+    const token = tokens[server.name];
+    const client = new Client({ name: 'diosc-hub', version: '0.1.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    });
+    try {
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      const listed = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
+      clients.push(client);
+      for (const tool of listed.tools.slice(0, MAX_TOOLS_PER_SERVER)) {
+        tools.push({
+          name: mcpToolName(server.name, tool.name),
+          description: `[${server.name}] ${tool.description ?? tool.name}`.slice(0, 1024),
+          inputSchema: (tool.inputSchema as Record<string, unknown>) ?? { type: 'object' },
+          async execute(args, context) {
+            const result = await client.callTool({ name: tool.name, arguments: args }, { signal: context.signal });
+            if (result.isError) throw new DioscError('tool_failed', textOf(result.content) || 'The MCP server reported an error.');
+            return result.structuredContent ?? { text: textOf(result.content) };
+          },
+        });
+      }
+    } catch (error) {
+      // The reason goes to the log without the URL's query or any header; the model simply lacks these tools.
+      log.warn({ server: server.name, err: (error as Error)?.message }, 'MCP server unavailable');
+      await client.close().catch(() => undefined);
+    }
+  }
+  return {
+    tools,
+    async close() {
+      await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { DioscError, type TurnView } from '@diosc/protocol';
+import type { HubServices } from '../hub-services.js';
+import type { VisitorSession } from '../visitors/visitor-sessions.js';
+import { errorOutput } from './classify-call.js';
+import type { TurnRunner } from './turn-runner.js';
+import { turnView } from './turns.js';
+
+/**
+ * Cancels a running or waiting turn: its pending interrupts and approval requests are closed (a
+ * late answer is `interrupt_not_pending`), a model call in progress here is aborted, and the
+ * conversation takes messages again.
+ */
+export async function cancelTurn(
+  hub: HubServices,
+  runner: TurnRunner,
+  session: VisitorSession,
+  turnId: string,
+): Promise<TurnView> {
+  const turn = /^trn_[0-9a-f-]{36}$/.test(turnId) ? await hub.turns.get(turnId) : undefined;
+  if (!turn) throw new DioscError('not_found', 'There is no such turn.');
+  await hub.conversations.requireOwned(turn.conversationId, session).catch(() => {
+    throw new DioscError('not_found', 'There is no such turn.');
+  });
+  if (!(await hub.turns.transition(turn.id, ['running', 'waiting'], 'cancelled'))) {
+    throw new DioscError('turn_not_active');
+  }
+  runner.abort(turn.id);
+  for (const status of ['interrupt', 'consensus'] as const) {
+    for (const call of await hub.toolCalls.pendingOfTurn(turn.id, status)) {
+      await hub.toolCalls.transition(call.id, status, 'done', {
+        output: errorOutput('cancelled', 'The visitor cancelled the turn.'),
+      });
+    }
+  }
+  await hub.conversations.releaseTurn(turn.conversationId, turn.id);
+  await hub.releaseServerTools(turn.id);
+  await hub.events.append(turn.conversationId, { type: 'turn.cancelled', turnId: turn.id });
+  return turnView({ ...turn, status: 'cancelled' });
+}

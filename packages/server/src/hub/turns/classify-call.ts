@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { canonicalJson, sha256Hex } from '../../account/digest.js';
+import type { OfferedTool } from './offered-tools.js';
+import type { NewToolCall, ToolOutput } from './tool-calls.js';
+
+export type PathCheck = (path: string) => { ok: true } | { ok: false; message: string };
+
+export function argsDigest(args: unknown): string {
+  return sha256Hex(canonicalJson(args));
+}
+
+export function errorOutput(code: string, message: string): ToolOutput {
+  return { type: 'error-text', value: `${code}: ${message}` };
+}
+
+/**
+ * What one model tool call becomes, decided before anything runs and persisted with the step:
+ * a refusal (unknown tool, invalid arguments, a path outside the Sitemap) answered to the model at
+ * once; a browser interrupt; an approval request; or a server call ready to run.
+ */
+export function classifyCall(input: {
+  turnId: string;
+  step: number;
+  position: number;
+  call: { toolCallId: string; toolName: string; input: unknown };
+  offered: Map<string, OfferedTool>;
+  checkPath: PathCheck;
+  deadlines: { interruptMs: number; consensusMs: number };
+  now: number;
+}): NewToolCall {
+  const { call, offered } = input;
+  const args = (
+    call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? call.input : {}
+  ) as Record<string, unknown>;
+  const tool = offered.get(call.toolName);
+  const base = {
+    id: `tc_${randomUUID()}`,
+    turn_id: input.turnId,
+    step: input.step,
+    position: input.position,
+    model_call_id: call.toolCallId,
+    tool: call.toolName.slice(0, 128),
+    args_json: JSON.stringify(args),
+    args_digest: argsDigest(args),
+    schema_json: tool ? JSON.stringify(tool.inputSchema) : null,
+    severity: tool?.severity ?? null,
+    answer_json: null,
+    answer_digest: null,
+    expires_at: null,
+  };
+  const refuse = (code: string, message: string): NewToolCall => ({
+    ...base,
+    kind: 'refused',
+    status: 'done',
+    output_json: JSON.stringify(errorOutput(code, message)),
+  });
+  if (!tool) return refuse('tool_not_offered', `There is no tool "${base.tool}" in this step.`);
+  const problem =
+    typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input)
+      ? tool.check(args)
+      : 'arguments must be a JSON object.';
+  if (problem) return refuse('invalid_input', problem);
+  if (tool.kind !== 'server') {
+    if (tool.pageName === 'navigate' && tool.kind === 'browser') {
+      const verdict = input.checkPath(String(args.path));
+      if (!verdict.ok) return refuse('path_not_in_sitemap', verdict.message);
+    }
+    return {
+      ...base,
+      kind: tool.kind,
+      status: 'interrupt',
+      output_json: null,
+      expires_at: input.now + input.deadlines.interruptMs,
+    };
+  }
+  if (tool.severity) {
+    return {
+      ...base,
+      kind: 'server',
+      status: 'consensus',
+      output_json: null,
+      expires_at: input.now + input.deadlines.consensusMs,
+    };
+  }
+  return { ...base, kind: 'server', status: 'ready', output_json: null };
+}

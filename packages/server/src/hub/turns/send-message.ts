@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { DioscError, type SendMessageRequest, type SendMessageResponse } from '@diosc/protocol';
+import type { HubServices } from '../hub-services.js';
+import type { VisitorSession } from '../visitors/visitor-sessions.js';
+import type { TurnRunner } from './turn-runner.js';
+
+const TITLE_CHARS = 60;
+
+/**
+ * A visitor message starts a turn: the conversation's one active turn is claimed first (a second
+ * message while one runs is `turn_in_progress` — refused, not queued, so the visitor's page never
+ * races an answer it has not seen), then the message and the page's registry are stored and the
+ * runner takes it from there.
+ */
+export async function sendMessage(
+  hub: HubServices,
+  runner: TurnRunner,
+  session: VisitorSession,
+  conversationId: string,
+  body: SendMessageRequest,
+  attachmentsOf: (
+    fileIds: string[],
+    conversationId: string,
+  ) => Promise<import('@diosc/protocol').FileDescriptor[]>,
+): Promise<SendMessageResponse> {
+  const conversation = await hub.conversations.requireOwned(conversationId, session);
+  const files = body.attachments?.length ? await attachmentsOf(body.attachments, conversation.id) : [];
+  if (body.text.trim() === '' && files.length === 0)
+    throw new DioscError('invalid_input', 'A message needs text or an attachment.');
+  const registry = body.registry ?? { tools: [], intents: [] };
+  const turnId = `trn_${randomUUID()}`;
+  const title =
+    conversation.title === 'New conversation' && body.text.trim()
+      ? body.text.trim().slice(0, TITLE_CHARS)
+      : undefined;
+  const message = await hub.transaction(async (tx) => {
+    await tx.conversations.claimTurn(conversation.id, turnId, title);
+    await tx.turns.create(conversation.id, registry, turnId);
+    return tx.conversations.appendMessage(conversation.id, {
+      turnId,
+      content: { role: 'user', content: [{ type: 'text', text: body.text }] },
+      snapshot: body.snapshot ?? null,
+      files,
+    });
+  });
+  await hub.events.append(conversation.id, { type: 'turn.started', turnId, messageId: message.id });
+  runner.schedule(turnId);
+  return { turnId, messageId: message.id };
+}

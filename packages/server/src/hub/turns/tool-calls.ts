@@ -1,0 +1,157 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database, HubToolCallsTable } from '../../store/schema.js';
+
+export type ToolCallStatus = HubToolCallsTable['status'];
+
+/** What the model reads back for one tool call (the AI SDK's ToolResultOutput). */
+export type ToolOutput =
+  | { type: 'json'; value: unknown }
+  | { type: 'error-text'; value: string }
+  | { type: 'execution-denied'; reason?: string };
+
+export interface ToolCallRecord {
+  id: string;
+  turnId: string;
+  step: number;
+  position: number;
+  modelCallId: string;
+  tool: string;
+  kind: HubToolCallsTable['kind'];
+  args: Record<string, unknown>;
+  status: ToolCallStatus;
+  severity: string | null;
+  argsDigest: string;
+  schema: Record<string, unknown> | null;
+  answer: unknown;
+  answerDigest: string | null;
+  output: ToolOutput | null;
+  expiresAt: number | null;
+}
+
+function toRecord(row: HubToolCallsTable): ToolCallRecord {
+  return {
+    id: row.id,
+    turnId: row.turn_id,
+    step: Number(row.step),
+    position: Number(row.position),
+    modelCallId: row.model_call_id,
+    tool: row.tool,
+    kind: row.kind,
+    args: JSON.parse(row.args_json) as Record<string, unknown>,
+    status: row.status,
+    severity: row.severity,
+    argsDigest: row.args_digest,
+    schema: row.schema_json ? (JSON.parse(row.schema_json) as Record<string, unknown>) : null,
+    answer: row.answer_json ? JSON.parse(row.answer_json) : null,
+    answerDigest: row.answer_digest,
+    output: row.output_json ? (JSON.parse(row.output_json) as ToolOutput) : null,
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+  };
+}
+
+export type NewToolCall = Omit<HubToolCallsTable, 'created_at' | 'resolved_at'>;
+
+/**
+ * The tool calls of each model step; this module owns `hub_tool_calls`. An interrupt is a call in
+ * status `interrupt`, an approval request one in `consensus`. Each status change is a
+ * compare-and-set, so an answer, a timeout and a cancel cannot all win.
+ */
+export function createToolCalls(db: Kysely<Database>, clock: Clock) {
+  return {
+    async insertStep(calls: NewToolCall[]): Promise<void> {
+      if (calls.length === 0) return;
+      const now = clock.now();
+      await db
+        .insertInto('hub_tool_calls')
+        .values(calls.map((call) => ({ ...call, created_at: now, resolved_at: null })))
+        .execute();
+    },
+
+    async forStep(turnId: string, step: number): Promise<ToolCallRecord[]> {
+      const rows = await db
+        .selectFrom('hub_tool_calls')
+        .selectAll()
+        .where('turn_id', '=', turnId)
+        .where('step', '=', step)
+        .orderBy('position')
+        .execute();
+      return rows.map(toRecord);
+    },
+
+    async get(id: string): Promise<ToolCallRecord | undefined> {
+      const row = await db.selectFrom('hub_tool_calls').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toRecord(row) : undefined;
+    },
+
+    async pendingOfTurn(turnId: string, status: 'interrupt' | 'consensus'): Promise<ToolCallRecord[]> {
+      const rows = await db
+        .selectFrom('hub_tool_calls')
+        .selectAll()
+        .where('turn_id', '=', turnId)
+        .where('status', '=', status)
+        .orderBy('step')
+        .orderBy('position')
+        .execute();
+      return rows.map(toRecord);
+    },
+
+    /** Moves a call from `from` to `to` with the given fields; false when another change came first. */
+    async transition(
+      id: string,
+      from: ToolCallStatus,
+      to: ToolCallStatus,
+      fields: {
+        output?: ToolOutput;
+        answer?: unknown;
+        answerDigest?: string;
+        args?: Record<string, unknown>;
+      } = {},
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('hub_tool_calls')
+        .set({
+          status: to,
+          ...(fields.output !== undefined ? { output_json: JSON.stringify(fields.output) } : {}),
+          ...(fields.answer !== undefined ? { answer_json: JSON.stringify(fields.answer) } : {}),
+          ...(fields.answerDigest !== undefined ? { answer_digest: fields.answerDigest } : {}),
+          ...(fields.args !== undefined ? { args_json: JSON.stringify(fields.args) } : {}),
+          ...(to === 'done' ? { resolved_at: clock.now() } : {}),
+        })
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Where each model tool call of these turns ran (for the transcript), by the model's call id. */
+    async locations(turnIds: string[]): Promise<Map<string, 'server' | 'browser'>> {
+      if (turnIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('hub_tool_calls')
+        .select(['model_call_id', 'kind'])
+        .where('turn_id', 'in', turnIds)
+        .execute();
+      return new Map(
+        rows.map((row) => [
+          row.model_call_id,
+          row.kind === 'server' || row.kind === 'refused' ? 'server' : 'browser',
+        ]),
+      );
+    },
+
+    /** Interrupts and approval requests whose deadline has passed. */
+    async overdue(limit = 100): Promise<ToolCallRecord[]> {
+      const rows = await db
+        .selectFrom('hub_tool_calls')
+        .selectAll()
+        .where('status', 'in', ['interrupt', 'consensus'])
+        .where('expires_at', '<=', clock.now())
+        .limit(limit)
+        .execute();
+      return rows.map(toRecord);
+    },
+  };
+}
+
+export type ToolCalls = ReturnType<typeof createToolCalls>;

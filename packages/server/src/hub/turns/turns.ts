@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { PageRegistry, TurnStatus, TurnView } from '@diosc/protocol';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database, HubTurnsTable } from '../../store/schema.js';
+
+export interface TurnRecord {
+  id: string;
+  conversationId: string;
+  status: TurnStatus;
+  step: number;
+  registry: PageRegistry;
+  error: { code: string; message: string } | null;
+}
+
+function toRecord(row: HubTurnsTable): TurnRecord {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    status: row.status,
+    step: Number(row.step),
+    registry: JSON.parse(row.registry_json) as PageRegistry,
+    error: row.error_json ? (JSON.parse(row.error_json) as TurnRecord['error']) : null,
+  };
+}
+
+export function turnView(turn: TurnRecord): TurnView {
+  return { id: turn.id, status: turn.status, ...(turn.error ? { error: turn.error } : {}) };
+}
+
+export const FINAL_STATUSES: readonly TurnStatus[] = ['done', 'failed', 'cancelled'];
+
+/**
+ * Turns, the state machine `running → waiting → running → done | failed | cancelled`; this module
+ * owns `hub_turns`. Every transition is a compare-and-set on the status, and the step runner holds a
+ * lease, so two runners (two instances, or a resume racing an answer) never run one step twice.
+ */
+export function createTurns(db: Kysely<Database>, clock: Clock) {
+  return {
+    async create(
+      conversationId: string,
+      registry: PageRegistry,
+      id = `trn_${randomUUID()}`,
+    ): Promise<TurnRecord> {
+      const now = clock.now();
+      const row: HubTurnsTable = {
+        id,
+        conversation_id: conversationId,
+        status: 'running',
+        step: 0,
+        registry_json: JSON.stringify(registry),
+        error_json: null,
+        lease_owner: null,
+        lease_until: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.insertInto('hub_turns').values(row).execute();
+      return toRecord(row);
+    },
+
+    async get(id: string): Promise<TurnRecord | undefined> {
+      const row = await db.selectFrom('hub_turns').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toRecord(row) : undefined;
+    },
+
+    async latestOf(conversationId: string): Promise<TurnRecord | undefined> {
+      const row = await db
+        .selectFrom('hub_turns')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toRecord(row) : undefined;
+    },
+
+    /** Moves the turn from one of `from` to `to`; false when another transition came first. */
+    async transition(
+      id: string,
+      from: readonly TurnStatus[],
+      to: TurnStatus,
+      error?: { code: string; message: string },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('hub_turns')
+        .set({
+          status: to,
+          updated_at: clock.now(),
+          ...(error ? { error_json: JSON.stringify(error) } : {}),
+          ...(FINAL_STATUSES.includes(to) ? { lease_owner: null, lease_until: null } : {}),
+        })
+        .where('id', '=', id)
+        .where('status', 'in', [...from])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async setRegistry(id: string, registry: PageRegistry): Promise<void> {
+      await db
+        .updateTable('hub_turns')
+        .set({ registry_json: JSON.stringify(registry), updated_at: clock.now() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async advanceStep(id: string, fromStep: number): Promise<boolean> {
+      const result = await db
+        .updateTable('hub_turns')
+        .set({ step: fromStep + 1, updated_at: clock.now() })
+        .where('id', '=', id)
+        .where('step', '=', fromStep)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Takes (or renews) the right to run this turn's steps until `now + ms`. */
+    async lease(id: string, owner: string, ms: number): Promise<boolean> {
+      const now = clock.now();
+      const result = await db
+        .updateTable('hub_turns')
+        .set({ lease_owner: owner, lease_until: now + ms })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .where((eb) =>
+          eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '=', owner), eb('lease_until', '<', now)]),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async releaseLease(id: string, owner: string): Promise<void> {
+      await db
+        .updateTable('hub_turns')
+        .set({ lease_owner: null, lease_until: null })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .execute();
+    },
+
+    /** Running turns nobody holds (a restart, a crashed instance): to be resumed. */
+    async orphaned(limit = 100): Promise<string[]> {
+      const now = clock.now();
+      const rows = await db
+        .selectFrom('hub_turns')
+        .select('id')
+        .where('status', '=', 'running')
+        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', '<', now)]))
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.id);
+    },
+  };
+}
+
+export type Turns = ReturnType<typeof createTurns>;

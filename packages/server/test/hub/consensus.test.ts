@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { rowCounts } from './support/rows.js';
+
+let server: HubTestServer | undefined;
+const code = (body: unknown) => (body as { error?: { code?: string } }).error?.code;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const write = (title: unknown) => ({
+  collection: 'notes',
+  item: 'plan',
+  requestId: 'req-plan-1',
+  ifNoneMatch: '*',
+  content: { title, body: 'Ship the hub.', contentType: 'text/plain' },
+});
+
+async function start() {
+  server = await startHubServer({
+    script: [
+      { toolCalls: [{ toolName: 'collections_list', input: {} }] },
+      { toolCalls: [{ toolName: 'item_write', input: write('Q3 plan') }] },
+      { text: 'Finished.' },
+    ],
+    assistant: {
+      serverTools: {
+        account: { grant: [{ collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] }] },
+        consensus: { item_write: 'high' },
+      },
+    },
+  });
+  const client = server.client();
+  await client.open(server.assistant.publishableKey);
+  const conversation = await client.conversation();
+  const stream = client.stream(conversation);
+  await stream.ready;
+  await client.send(conversation, { text: 'Write the plan' });
+  const requested = await stream.until('consensus.requested');
+  return { client, conversation, stream, request: requested.request };
+}
+
+async function noteTitle(): Promise<string | undefined> {
+  const row = await server!.store.db
+    .selectFrom('items')
+    .select('title')
+    .where('collection_id', '=', 'notes')
+    .where('id', '=', 'plan')
+    .executeTakeFirst();
+  return row?.title;
+}
+
+describe('server tools and Consensus', () => {
+  it('runs a catalog read at once, and holds a write for the visitor with the hub-made summary', async () => {
+    const { stream, request } = await start();
+    const list = stream.ofType('tool.finished').find((event) => event.tool === 'collections_list');
+    expect(list).toMatchObject({ ok: true });
+    // The model saw only the granted collection.
+    const prompt = JSON.stringify(server!.model.calls[1]!.prompt);
+    expect(prompt).toContain('"id":"notes"');
+    expect(prompt).not.toContain('"id":"inbox"');
+    expect(request).toMatchObject({ tool: 'item_write', severity: 'high', args: write('Q3 plan') });
+    expect(request.summary).toBe(
+      'Run item_write with collection = notes, item = plan, requestId = req-plan-1, ifNoneMatch = *, …',
+    );
+    expect(request.argsDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(await noteTitle()).toBeUndefined();
+  });
+
+  it('approve runs the model’s exact arguments', async () => {
+    const { client, stream, request } = await start();
+    expect(
+      (await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest })).status,
+    ).toBe(200);
+    await stream.until('turn.done');
+    expect(await noteTitle()).toBe('Q3 plan');
+    const results = JSON.stringify(server!.model.calls[2]!.prompt.filter((m) => m.role === 'tool'));
+    expect(results).toContain('"version"');
+  });
+
+  it('edit runs the visitor’s arguments after checking them, and the model sees the edit as an edit', async () => {
+    const { client, stream, request } = await start();
+    const before = await rowCounts(server!.store);
+    const invalid = await client.decide(request.id, {
+      decision: 'edit',
+      argsDigest: request.argsDigest,
+      args: write(42),
+    });
+    expect(invalid.status).toBe(400);
+    expect(code(invalid.body)).toBe('invalid_input');
+    expect(await rowCounts(server!.store)).toEqual(before);
+    expect(await noteTitle()).toBeUndefined();
+
+    const edited = await client.decide(request.id, {
+      decision: 'edit',
+      argsDigest: request.argsDigest,
+      args: write('Q4 plan'),
+    });
+    expect(edited.status).toBe(200);
+    await stream.until('turn.done');
+    expect(await noteTitle()).toBe('Q4 plan');
+    const results = JSON.stringify(server!.model.calls[2]!.prompt.filter((m) => m.role === 'tool'));
+    expect(results).toContain('"editedByUser":{"changed":["content"]');
+  });
+
+  it('reject never runs the tool; the model reads "Action declined by user" with the reason', async () => {
+    const { client, stream, request } = await start();
+    await client.decide(request.id, {
+      decision: 'reject',
+      argsDigest: request.argsDigest,
+      reason: 'wrong quarter',
+    });
+    await stream.until('turn.done');
+    expect(await noteTitle()).toBeUndefined();
+    const results = JSON.stringify(server!.model.calls[2]!.prompt.filter((m) => m.role === 'tool'));
+    expect(results).toContain('"value":"Action declined by user: wrong quarter"');
+  });
+
+  it('refuses a decision for other arguments, a second decision, and a decision from another visitor', async () => {
+    const { client, request } = await start();
+    const before = await rowCounts(server!.store);
+    const mismatch = await client.decide(request.id, { decision: 'approve', argsDigest: 'a'.repeat(64) });
+    expect(mismatch.status).toBe(409);
+    expect(code(mismatch.body)).toBe('decision_mismatch');
+
+    const stranger = server!.client();
+    await stranger.open(server!.assistant.publishableKey);
+    const foreign = await stranger.decide(request.id, {
+      decision: 'approve',
+      argsDigest: request.argsDigest,
+    });
+    expect(foreign.status).toBe(404);
+    expect(await rowCounts(server!.store)).toEqual({
+      ...before,
+      hub_visitor_sessions: before.hub_visitor_sessions! + 1,
+    });
+    expect(await noteTitle()).toBeUndefined();
+
+    await client.decide(request.id, { decision: 'reject', argsDigest: request.argsDigest });
+    const again = await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest });
+    expect(code(again.body)).toBe('consensus_not_pending');
+    expect(await noteTitle()).toBeUndefined();
+  });
+});

@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type HubTestServer, startHubServer } from './support/hub-server.js';
+
+let server: HubTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('the event stream', () => {
+  it('resumes exactly after Last-Event-ID following a dropped connection: no gap, no repeat', async () => {
+    server = await startHubServer({
+      script: [
+        { text: 'Reading the page now.', toolCalls: [{ toolName: 'read_page', input: {} }] },
+        { text: 'The page shows the catalogue.' },
+      ],
+    });
+    const client = server.client();
+    await client.open(server.assistant.publishableKey);
+    const conversation = await client.conversation();
+    const first = client.stream(conversation);
+    await first.ready;
+    await client.send(conversation, { text: 'Read it', registry: { tools: ['read_page'], intents: [] } });
+    const { interrupt } = await first.until('interrupt');
+    first.close();
+    const seen = first.events.map((event) => event.id);
+    const lastSeen = seen.at(-1)!;
+
+    // While no one listens, the turn goes on.
+    await client.answer(interrupt.id, { result: { content: 'catalogue' } });
+    const second = client.stream(conversation, lastSeen);
+    await second.ready;
+    await second.until('turn.done');
+    const resumed = second.events.map((event) => event.id);
+    expect(resumed[0]).toBe(lastSeen + 1);
+    const all = [...seen, ...resumed];
+    expect(all).toEqual(Array.from({ length: all.length }, (_, index) => index + 1));
+    second.close();
+
+    // `?after=` does the same for clients that cannot set headers; ids are increasing per conversation.
+    const replay = await fetch(
+      `${server.url}/api/hub/conversations/${conversation}/events?after=${lastSeen}`,
+      {
+        headers: {
+          origin: server.pageOrigin,
+          authorization: `Bearer ${client.token}`,
+          accept: 'text/event-stream',
+        },
+        signal: AbortSignal.timeout(1_000),
+      },
+    ).catch(() => undefined);
+    expect(replay?.headers.get('content-type')).toContain('text/event-stream');
+    expect(replay?.headers.get('cache-control')).toBe('no-store');
+    await replay?.body?.cancel();
+  });
+
+  it('refuses a malformed Last-Event-ID with a structured error', async () => {
+    server = await startHubServer();
+    const client = server.client();
+    await client.open(server.assistant.publishableKey);
+    const conversation = await client.conversation();
+    const reply = await fetch(`${server.url}/api/hub/conversations/${conversation}/events`, {
+      headers: { origin: server.pageOrigin, authorization: `Bearer ${client.token}`, 'last-event-id': 'abc' },
+    });
+    expect(reply.status).toBe(400);
+    expect(await reply.json()).toMatchObject({ error: { code: 'invalid_input' } });
+  });
+
+  it('reads back a conversation after a reload with its pending interrupt', async () => {
+    server = await startHubServer({ script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }] });
+    const client = server.client();
+    await client.open(server.assistant.publishableKey);
+    const conversation = await client.conversation();
+    const stream = client.stream(conversation);
+    await stream.ready;
+    await client.send(conversation, { text: 'Read it', registry: { tools: ['read_page'], intents: [] } });
+    const { interrupt } = await stream.until('interrupt');
+    const view = await client.view(conversation);
+    expect(view.body.turn).toMatchObject({ status: 'waiting' });
+    expect(view.body.pendingInterrupts).toEqual([interrupt]);
+    expect(view.body.messages.map((message) => [message.role, message.text])).toEqual([
+      ['user', 'Read it'],
+      ['assistant', ''],
+    ]);
+    expect(view.body.lastEventId).toBe(stream.events.at(-1)!.id);
+    stream.close();
+  });
+
+  it('limits messages per visitor per minute with rate_limited', async () => {
+    server = await startHubServer({
+      script: Array.from({ length: 5 }, () => ({ text: 'ok' })),
+      assistant: { limits: { messagesPerMinute: 2 } },
+    });
+    const client = server.client();
+    await client.open(server.assistant.publishableKey);
+    const statuses: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      const conversation = await client.conversation();
+      const reply = await client.send(conversation, { text: `message ${index}` });
+      statuses.push(reply.status);
+      if (reply.status === 429)
+        expect(reply.body).toMatchObject({ error: { code: 'rate_limited', retryable: true } });
+    }
+    expect(statuses).toEqual([202, 202, 429]);
+  });
+});
