@@ -54,7 +54,9 @@ async function main(): Promise<void> {
     );
   }
   if (fromFile) {
-    lines.push(`  Assistants from ${config.assistantsFile}: ${fromFile.created.length} created, ${fromFile.updated.length} updated`);
+    lines.push(
+      `  Assistants from ${config.assistantsFile}: ${fromFile.created.length} created, ${fromFile.updated.length} updated`,
+    );
   }
   for (const assistant of assistants.slice(0, 5)) {
     const { label } = await hub.modelFor(assistant).catch(() => ({ label: 'model not configured' }));

@@ -18,7 +18,11 @@ function inputFrom(values: Record<string, string | boolean | string[] | undefine
   const input: Record<string, unknown> = {};
   if (typeof values.file === 'string') {
     const [first, ...more] = readAssistantsFileOrObject(values.file);
-    if (more.length > 0) throw new DioscError('invalid_input', '--file names one assistant here; DIOSC_ASSISTANTS takes a list.');
+    if (more.length > 0)
+      throw new DioscError(
+        'invalid_input',
+        '--file names one assistant here; DIOSC_ASSISTANTS takes a list.',
+      );
     Object.assign(input, first);
   }
   if (typeof values.name === 'string') input.name = values.name;
@@ -27,12 +31,23 @@ function inputFrom(values: Record<string, string | boolean | string[] | undefine
   if (typeof values.model === 'string') {
     const [provider = '', id] = values.model.split(':');
     if (!PROVIDERS.includes(provider))
-      throw new DioscError('invalid_input', `--model takes provider:id with provider one of ${PROVIDERS.join(', ')}.`);
-    input.model = { provider, ...(id ? { id } : {}), ...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}) };
+      throw new DioscError(
+        'invalid_input',
+        `--model takes provider:id with provider one of ${PROVIDERS.join(', ')}.`,
+      );
+    input.model = {
+      provider,
+      ...(id ? { id } : {}),
+      ...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}),
+    };
   }
   if (typeof values['provider-key-env'] === 'string') {
     const key = env[values['provider-key-env']];
-    if (!key) throw new DioscError('invalid_input', `The environment variable ${values['provider-key-env']} is not set.`);
+    if (!key)
+      throw new DioscError(
+        'invalid_input',
+        `The environment variable ${values['provider-key-env']} is not set.`,
+      );
     input.secrets = { providerKey: key };
   }
   return input;
@@ -50,7 +65,11 @@ function readAssistantsFileOrObject(path: string): Record<string, unknown>[] {
 }
 
 /** `diosc assistants …`: the hub's assistants on the local store. Secrets are shown only as "set". */
-export async function assistantsCommand(argv: string[], out: (line: string) => void, env = process.env): Promise<void> {
+export async function assistantsCommand(
+  argv: string[],
+  out: (line: string) => void,
+  env = process.env,
+): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -69,7 +88,10 @@ export async function assistantsCommand(argv: string[], out: (line: string) => v
   if (!action || !['create', 'list', 'show', 'update', 'delete'].includes(action))
     throw new DioscError('invalid_input', `Usage:\n${ASSISTANTS_USAGE}`);
   if (['show', 'update', 'delete'].includes(action) && !target)
-    throw new DioscError('invalid_input', `Give the assistant's id or name: diosc assistants ${action} <id|name>`);
+    throw new DioscError(
+      'invalid_input',
+      `Give the assistant's id or name: diosc assistants ${action} <id|name>`,
+    );
   const local = await openLocalApp();
   try {
     const { diosc, accountId } = local;
@@ -90,9 +112,12 @@ export async function assistantsCommand(argv: string[], out: (line: string) => v
     if (action === 'list') {
       const list = await assistants.list(accountId);
       if (values.json) return out(JSON.stringify(list));
-      if (list.length === 0) return out('No assistants yet. Create one with: diosc assistants create --name …');
+      if (list.length === 0)
+        return out('No assistants yet. Create one with: diosc assistants create --name …');
       for (const record of list) {
-        out(`${record.id}  ${record.config.name}  ${record.publishableKey}  ${record.config.model.provider}:${record.config.model.id}  ${record.config.allowedOrigins.join(',')}`);
+        out(
+          `${record.id}  ${record.config.name}  ${record.publishableKey}  ${record.config.model.provider}:${record.config.model.id}  ${record.config.allowedOrigins.join(',')}`,
+        );
       }
       return;
     }

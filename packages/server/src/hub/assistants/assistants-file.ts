@@ -10,12 +10,16 @@ const isYaml = (path: string) => /\.ya?ml$/i.test(path);
 /** A JSON or YAML file (by extension), parsed with a size bound. */
 export function readSpecFile(path: string): unknown {
   const text = readFileSync(path, 'utf8');
-  if (Buffer.byteLength(text) > MAX_FILE_BYTES) throw new DioscError('invalid_input', 'The file is over 1 MiB.');
+  if (Buffer.byteLength(text) > MAX_FILE_BYTES)
+    throw new DioscError('invalid_input', 'The file is over 1 MiB.');
   try {
     return isYaml(path) ? parseYaml(text, { maxAliasCount: 50 }) : JSON.parse(text);
   } catch (error) {
     const first = (error as Error).message.split('\n')[0];
-    throw new DioscError('invalid_input', `The file is not valid ${isYaml(path) ? 'YAML' : 'JSON'}: ${first}`);
+    throw new DioscError(
+      'invalid_input',
+      `The file is not valid ${isYaml(path) ? 'YAML' : 'JSON'}: ${first}`,
+    );
   }
 }
 

@@ -5,8 +5,8 @@ import type { Kysely } from 'kysely';
 import { randomSecret } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
-import { validateRoutes } from '../sitemap/sitemap.js';
 import type { Database, HubAssistantsTable } from '../../store/schema.js';
+import { validateRoutes } from '../sitemap/sitemap.js';
 import type { AssistantConfig, AssistantSecrets } from './assistant-config.js';
 import { parseAssistantInput } from './assistant-schema.js';
 

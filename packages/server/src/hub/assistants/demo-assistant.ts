@@ -9,7 +9,10 @@ export const DEMO_ASSISTANT_NAME = 'Demo assistant';
  * — a real provider when a key is configured (OPENAI_API_KEY, ANTHROPIC_API_KEY, DIOSC_OLLAMA_URL),
  * otherwise the scripted demo model, which says plainly that it is scripted.
  */
-export async function ensureDemoAssistant(diosc: DioscContext, accountId: string): Promise<AssistantRecord | undefined> {
+export async function ensureDemoAssistant(
+  diosc: DioscContext,
+  accountId: string,
+): Promise<AssistantRecord | undefined> {
   const assistants = diosc.hub!.services.assistants;
   if ((await assistants.list(accountId)).length > 0) return undefined;
   return createAssistant(diosc, accountId, {

@@ -15,7 +15,11 @@ export function mcpToolName(server: string, tool: string): string {
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
-    .map((part) => (part && typeof part === 'object' && (part as { type?: string }).type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+    .map((part) =>
+      part && typeof part === 'object' && (part as { type?: string }).type === 'text'
+        ? String((part as { text?: unknown }).text ?? '')
+        : '',
+    )
     .join('\n')
     .slice(0, OUTPUT_MAX_CHARS);
 }
@@ -48,8 +52,15 @@ export async function connectMcpServers(
           description: `[${server.name}] ${tool.description ?? tool.name}`.slice(0, 1024),
           inputSchema: (tool.inputSchema as Record<string, unknown>) ?? { type: 'object' },
           async execute(args, context) {
-            const result = await client.callTool({ name: tool.name, arguments: args }, { signal: context.signal });
-            if (result.isError) throw new DioscError('tool_failed', textOf(result.content) || 'The MCP server reported an error.');
+            const result = await client.callTool(
+              { name: tool.name, arguments: args },
+              { signal: context.signal },
+            );
+            if (result.isError)
+              throw new DioscError(
+                'tool_failed',
+                textOf(result.content) || 'The MCP server reported an error.',
+              );
             return result.structuredContent ?? { text: textOf(result.content) };
           },
         });
