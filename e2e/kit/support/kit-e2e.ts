@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -126,6 +127,7 @@ export async function startKitE2E(
       for (const context of contexts) await context.close().catch(() => {});
       await browser.close();
       await server.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
   return harness;
