@@ -1,5 +1,5 @@
-import type { Socket } from 'node:net';
 import { rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
