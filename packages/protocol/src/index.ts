@@ -21,6 +21,7 @@ export type {
   OperationInputs,
   OperationOutputs,
 } from './catalog/types.js';
+export { CodedError } from './errors/coded-error.js';
 export type { ErrorCode } from './errors/codes.js';
 export { ERROR_CODES, errorCodes, isErrorCode } from './errors/codes.js';
 export type { DioscErrorOptions, WireError } from './errors/diosc-error.js';
