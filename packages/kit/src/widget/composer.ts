@@ -139,8 +139,8 @@ export class DioscComposer extends LitElement {
         }
         ${
           busy
-            ? html`<button type="button" class="stop" part="stop-button" @click=${() => void this.kit.session?.cancelTurn().catch((error: unknown) => (this.problem = errorText(error)))}>${t('composer.stop')}</button>`
-            : html`<button type="submit" class="send" part="send-button">${t('composer.send')}</button>`
+            ? html`<button type="button" class="stop danger" part="stop-button" @click=${() => void this.kit.session?.cancelTurn().catch((error: unknown) => (this.problem = errorText(error)))}>${t('composer.stop')}</button>`
+            : html`<button type="submit" class="send primary" part="send-button">${t('composer.send')}</button>`
         }
       </div>
       ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}

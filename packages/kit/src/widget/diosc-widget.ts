@@ -54,7 +54,7 @@ export class DioscWidget extends LitElement {
     const pending = this.#pending.value ?? [];
     const assistant = state.assistant;
     const draft = state.draft;
-    return html`<section class="panel" part="panel" id="diosc-panel" aria-labelledby="diosc-title">
+    return html`<section class="panel card" part="panel" id="diosc-panel" aria-labelledby="diosc-title">
       <header part="header">
         <div><h2 id="diosc-title">${assistant?.name ?? t.t('panel.title')}</h2>
           ${assistant?.modelLabel ? html`<small>${t.t('panel.model', { label: assistant.modelLabel })}</small>` : nothing}</div>
@@ -85,7 +85,7 @@ export class DioscWidget extends LitElement {
     const open = this.#open.value ?? false;
     const t = this.kit.translator.t;
     return html`${open ? this.#panel(state) : nothing}
-      <button type="button" class="launcher" part="launcher" aria-expanded=${open ? 'true' : 'false'} aria-controls="diosc-panel"
+      <button type="button" class="launcher primary" part="launcher" aria-expanded=${open ? 'true' : 'false'} aria-controls="diosc-panel"
         aria-label=${t(open ? 'launcher.close' : 'launcher.open')} @click=${() => this.kit.open.set(!open)}>
         <span aria-hidden="true">${open ? '×' : '✦'}</span>
         ${(this.#pending.value?.length ?? 0) > 0 ? html`<span class="dot" aria-hidden="true"></span>` : nothing}
