@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { afterEach, expect, it } from 'vitest';
+import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
 let server: HubTestServer | undefined;
@@ -51,7 +51,7 @@ async function noteTitle(): Promise<string | undefined> {
   return row?.title;
 }
 
-describe('server tools and Consensus', () => {
+describeOnDialects('server tools and Consensus', () => {
   it('runs a catalog read at once, and holds a write for the visitor with the hub-made summary', async () => {
     const { stream, request } = await start();
     const list = stream.ofType('tool.finished').find((event) => event.tool === 'collections_list');

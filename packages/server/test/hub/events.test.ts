@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { afterEach, expect, it } from 'vitest';
+import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 let server: HubTestServer | undefined;
 afterEach(async () => {
@@ -7,7 +7,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('the event stream', () => {
+describeOnDialects('the event stream', () => {
   it('resumes exactly after Last-Event-ID following a dropped connection: no gap, no repeat', async () => {
     server = await startHubServer({
       script: [

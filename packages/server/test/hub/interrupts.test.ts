@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
 import { HubClient } from './support/hub-client.js';
-import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
 let server: HubTestServer | undefined;
@@ -29,7 +29,7 @@ async function waitingTurn(
 
 const code = (body: unknown) => (body as { error?: { code?: string } }).error?.code;
 
-describe('interrupt answers', () => {
+describeOnDialects('interrupt answers', () => {
   it('acknowledges the same answer twice without effect, and refuses a different one', async () => {
     const { client, stream, interrupt } = await waitingTurn();
     const answer = { result: { url: '/', title: 'Home', content: 'Welcome' } };

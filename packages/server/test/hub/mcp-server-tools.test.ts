@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { afterEach, expect, it } from 'vitest';
+import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 let server: HubTestServer | undefined;
 afterEach(async () => {
@@ -7,7 +7,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('external MCP servers as server tools', () => {
+describeOnDialects('external MCP servers as server tools', () => {
   it('lists and calls an MCP server’s tools with the official client; its token never reaches the model', async () => {
     server = await startHubServer({
       script: (call) =>

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { afterEach, expect, it } from 'vitest';
+import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 const HIGHLIGHT = {
   name: 'highlight_row',
@@ -33,7 +33,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('a turn with browser tools', () => {
+describeOnDialects('a turn with browser tools', () => {
   it('runs a server tool, interrupts for a raw tool and an intent, continues on result-only answers, and finishes', async () => {
     server = await startHubServer({
       script: [

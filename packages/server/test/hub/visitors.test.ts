@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { HubClient } from './support/hub-client.js';
-import { type HubTestServer, startHubServer } from './support/hub-server.js';
+import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
 let server: HubTestServer | undefined;
@@ -13,7 +13,7 @@ afterEach(async () => {
 const code = (body: unknown) => (body as { error?: { code?: string } }).error?.code;
 const SECRET = 'an-identity-secret-of-at-least-32-characters';
 
-describe('visitor sessions', () => {
+describeOnDialects('visitor sessions', () => {
   it('opens a session only for an allowed origin and a known key, storing the token hashed', async () => {
     server = await startHubServer();
     const key = server.assistant.publishableKey;
@@ -50,6 +50,21 @@ describe('visitor sessions', () => {
     });
     const rows = await server.store.db.selectFrom('hub_visitor_sessions').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(view.token);
+  });
+
+  it('limits session creation per address (rate_limited, nothing stored)', async () => {
+    server = await startHubServer();
+    const statuses: number[] = [];
+    for (let index = 0; index < 31; index++) {
+      const reply = await server
+        .client()
+        .request('POST', '/sessions', { publishableKey: server.assistant.publishableKey });
+      statuses.push(reply.status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 201)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const rows = await server.store.db.selectFrom('hub_visitor_sessions').select('id').execute();
+    expect(rows).toHaveLength(30);
   });
 
   it('answers CORS preflights for allowed origins only', async () => {
@@ -105,7 +120,11 @@ describe('visitor sessions', () => {
     const alice = server.client();
     await alice.open(server.assistant.publishableKey);
     const conversation = await alice.conversation();
+    const stream = alice.stream(conversation);
+    await stream.ready;
     await alice.send(conversation, { text: 'my secret plan' });
+    await stream.until('turn.done');
+    stream.close();
 
     const mallory = server.client();
     await mallory.open(server.assistant.publishableKey);

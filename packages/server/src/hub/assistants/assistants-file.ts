@@ -3,6 +3,7 @@ import { DioscError } from '@diosc/protocol';
 import { parse as parseYaml } from 'yaml';
 import type { DioscContext } from '../../context.js';
 import { createAssistant, updateAssistant } from './assistant-admin.js';
+import { parseAssistantInput } from './assistant-schema.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const isYaml = (path: string) => /\.ya?ml$/i.test(path);
@@ -51,9 +52,15 @@ export async function applyAssistantsFile(
   path: string,
 ): Promise<{ created: string[]; updated: string[] }> {
   const entries = readAssistantsFile(path);
-  const existing = new Set(
-    (await diosc.hub!.services.assistants.list(accountId)).map((record) => record.config.name),
+  const current = new Map(
+    (await diosc.hub!.services.assistants.list(accountId)).map((record) => [
+      record.config.name,
+      record.config,
+    ]),
   );
+  const existing = new Set(current.keys());
+  // Every entry is checked before any is applied, so a typo in the fifth leaves the first four alone.
+  for (const entry of entries) parseAssistantInput(entry, current.get(String(entry.name ?? '')));
   const created: string[] = [];
   const updated: string[] = [];
   for (const entry of entries) {

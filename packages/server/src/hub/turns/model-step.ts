@@ -40,6 +40,9 @@ export async function runModelStep(input: {
     tools,
     abortSignal: input.signal,
     maxRetries: 1,
+    // The error also arrives as a stream part below; without this the SDK prints it to the console,
+    // outside the logger's redaction.
+    onError: () => {},
   });
   let failure: unknown;
   for await (const part of result.fullStream) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe } from 'vitest';
 import { createAssistant } from '../../../src/hub/assistants/assistant-admin.js';
 import type { AssistantRecord } from '../../../src/hub/assistants/assistants.js';
 import type { HubOptions } from '../../../src/hub/hub-context.js';
@@ -8,7 +9,7 @@ import {
   type ScriptedModel,
 } from '../../../src/hub/model/scripted/scripted-model.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import type { DIALECTS } from '../../support/store.js';
+import { DIALECTS } from '../../support/store.js';
 import { HubClient } from './hub-client.js';
 
 export interface HubTestServer extends TestServer {
@@ -21,6 +22,22 @@ export interface HubTestServer extends TestServer {
 }
 
 export const PAGE_ORIGIN = 'http://shop.localhost:4173';
+
+type Dialect = (typeof DIALECTS)[number];
+let currentDialect: Dialect = DIALECTS[0]!;
+
+/**
+ * A hub suite once per store dialect (SQLite, and PostgreSQL when the test script started one);
+ * `startHubServer` inside it opens the store of the suite's dialect.
+ */
+export function describeOnDialects(title: string, body: (dialect: Dialect) => void): void {
+  describe.each(DIALECTS)(`${title} ($name)`, (dialect) => {
+    beforeAll(() => {
+      currentDialect = dialect;
+    });
+    body(dialect);
+  });
+}
 
 /**
  * The whole server on loopback with one assistant on a scripted model, plus a Node client that
@@ -37,7 +54,7 @@ export async function startHubServer(
 ): Promise<HubTestServer> {
   const model = createScriptedModel(options.script ?? [{ text: 'Hello from the script.' }]);
   const server = await startTestServer({
-    dialect: options.dialect,
+    dialect: options.dialect ?? currentDialect,
     realClock: true,
     configure: options.configure,
     hub: {

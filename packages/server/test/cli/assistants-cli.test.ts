@@ -1,0 +1,142 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyAssistantsFile } from '../../src/hub/assistants/assistants-file.js';
+import { startTestServer } from '../support/server.js';
+
+const root = resolve(import.meta.dirname, '../../../..');
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'diosc-cli-assistants-'));
+
+async function diosc(env: Record<string, string>, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'packages/server/src/cli/main.ts', ...args],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DIOSC_DATA_DIR: dir,
+          DIOSC_OWNER_PASSWORD: 'first password',
+          DIOSC_LOG_LEVEL: 'silent',
+          ...env,
+        },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('diosc assistants', () => {
+  it('creates, lists, shows, updates and deletes an assistant; a key is only ever "set"', async () => {
+    const created = await diosc(
+      {},
+      'assistants',
+      'create',
+      '--name',
+      'Shop',
+      '--origin',
+      'https://shop.example',
+      '--model',
+      'scripted:demo',
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    const shop = JSON.parse(created.stdout) as { id: string; publishableKey: string; secrets: unknown };
+    expect(shop.publishableKey).toMatch(/^pk_/);
+    expect(shop.secrets).toEqual({ providerKey: false, identitySecret: false, mcpTokens: [] });
+
+    const listed = await diosc({}, 'assistants', 'list');
+    expect(listed.stdout).toContain(
+      `${shop.id}  Shop  ${shop.publishableKey}  scripted:demo  https://shop.example`,
+    );
+
+    const key = 'sk-test-0123456789abcdefghij';
+    const updated = await diosc(
+      { SHOP_KEY: key },
+      'assistants',
+      'update',
+      'Shop',
+      '--model',
+      'openai:gpt-4o-mini',
+      '--provider-key-env',
+      'SHOP_KEY',
+    );
+    expect(updated.code).toBe(0);
+    const shown = await diosc({}, 'assistants', 'show', 'Shop');
+    expect(shown.stdout).toContain('"providerKey": true');
+    expect(shown.stdout).toContain('"provider": "openai"');
+    expect(shown.stdout + updated.stdout).not.toContain(key);
+
+    const bad = await diosc({}, 'assistants', 'create', '--name', 'Bad', '--origin', 'javascript:alert(1)');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('assistant.allowedOrigins.0 must match pattern');
+    const unknown = await diosc({}, 'assistants', 'update', 'Nobody', '--name', 'x');
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'diosc: There is no assistant "Nobody".']);
+
+    expect((await diosc({}, 'assistants', 'delete', 'Shop')).code).toBe(0);
+    expect((await diosc({}, 'assistants', 'list')).stdout).not.toContain('Shop');
+  });
+});
+
+describe('DIOSC_ASSISTANTS', () => {
+  it('creates and then updates assistants by name from a YAML file, and refuses secrets in it', async () => {
+    const server = await startTestServer();
+    try {
+      const file = join(server.dir, 'assistants.yaml');
+      writeFileSync(
+        file,
+        [
+          'assistants:',
+          '  - name: Storefront',
+          '    allowedOrigins: [https://shop.example]',
+          '    sitemap:',
+          '      - { path: /products/:id, title: A product }',
+        ].join('\n'),
+      );
+      expect(await applyAssistantsFile(server.app.diosc, server.accountId, file)).toEqual({
+        created: ['Storefront'],
+        updated: [],
+      });
+      writeFileSync(file, ['assistants:', '  - name: Storefront', '    instructions: Be brief.'].join('\n'));
+      expect(await applyAssistantsFile(server.app.diosc, server.accountId, file)).toEqual({
+        created: [],
+        updated: ['Storefront'],
+      });
+      const [record] = await server.app.diosc.hub!.services.assistants.list(server.accountId);
+      expect(record?.config).toMatchObject({
+        instructions: 'Be brief.',
+        sitemap: [{ path: '/products/:id' }],
+      });
+
+      writeFileSync(
+        file,
+        ['assistants:', '  - name: Leaky', '    secrets: { providerKey: sk-abc }'].join('\n'),
+      );
+      await expect(applyAssistantsFile(server.app.diosc, server.accountId, file)).rejects.toThrow(
+        /secrets do not belong/,
+      );
+      writeFileSync(
+        file,
+        ['assistants:', '  - name: Fine', '  - name: Typo', '    alowedOrigins: []'].join('\n'),
+      );
+      await expect(applyAssistantsFile(server.app.diosc, server.accountId, file)).rejects.toThrow(
+        /alowedOrigins/,
+      );
+      expect(
+        (await server.app.diosc.hub!.services.assistants.list(server.accountId)).map((a) => a.config.name),
+      ).toEqual(['Storefront']);
+    } finally {
+      await server.close();
+    }
+  });
+});

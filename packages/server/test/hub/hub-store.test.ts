@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/clock.js';
+import { createAssistants } from '../../src/hub/assistants/assistants.js';
+import { createConversations } from '../../src/hub/conversations/conversations.js';
+import { createEventBus } from '../../src/hub/events/event-bus.js';
+import { createEventLog } from '../../src/hub/events/event-log.js';
+import { createToolCalls } from '../../src/hub/turns/tool-calls.js';
+import { createTurns } from '../../src/hub/turns/turns.js';
+import { createSecretBox } from '../../src/secrets/secret-box.js';
+import { DIALECTS, openTestStore, type TestStore } from '../support/store.js';
+
+let test: TestStore | undefined;
+afterEach(async () => {
+  await test?.close();
+  test = undefined;
+});
+
+describe.each(DIALECTS)('hub store ($name)', (dialect) => {
+  async function setup() {
+    test = await openTestStore(dialect);
+    const clock = manualClock();
+    const box = createSecretBox(Buffer.alloc(32, 7));
+    const assistants = createAssistants(test.store.db, clock, box);
+    const assistant = await assistants.create(test.accountId, {
+      name: 'Store test',
+      allowedOrigins: ['http://a.localhost'],
+    });
+    const conversations = createConversations(test.store.db, clock);
+    const conversation = await conversations.create(assistant.id, 'anon_1');
+    return { clock, assistants, assistant, conversations, conversation, db: test.store.db };
+  }
+
+  it('gives concurrent appends to one conversation the ids 1..n, each once', async () => {
+    const { db, clock, conversation } = await setup();
+    const bus = createEventBus();
+    const woken: number[] = [];
+    bus.subscribe(conversation.id, (id) => woken.push(id));
+    const log = createEventLog(db, clock, bus);
+    const events = await Promise.all(
+      Array.from({ length: 25 }, (_, index) =>
+        log.append(conversation.id, { type: 'text.delta', turnId: 't', delta: String(index) }),
+      ),
+    );
+    expect(events.map((event) => event.id).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
+    expect((await log.after(conversation.id, 20)).map((event) => event.id)).toEqual([21, 22, 23, 24, 25]);
+    expect(await log.lastId(conversation.id)).toBe(25);
+    expect(woken.sort((a, b) => a - b)).toEqual(events.map((event) => event.id).sort((a, b) => a - b));
+  });
+
+  it('lets exactly one turn claim a conversation, and exactly one runner hold a turn’s lease', async () => {
+    const { db, clock, conversations, conversation } = await setup();
+    const claims = await Promise.allSettled(
+      ['trn_a', 'trn_b', 'trn_c'].map((id) => conversations.claimTurn(conversation.id, id)),
+    );
+    expect(claims.filter((claim) => claim.status === 'fulfilled')).toHaveLength(1);
+    const turns = createTurns(db, clock);
+    const turn = await turns.create(conversation.id, { tools: [], intents: [] });
+    const leases = await Promise.all(
+      ['one', 'two', 'three'].map((owner) => turns.lease(turn.id, owner, 1_000)),
+    );
+    expect(leases.filter(Boolean)).toHaveLength(1);
+    clock.advance(1_001);
+    expect(await turns.lease(turn.id, 'four', 1_000)).toBe(true);
+    expect(await turns.orphaned()).toEqual([]);
+    clock.advance(1_001);
+    expect(await turns.orphaned()).toEqual([turn.id]);
+  });
+
+  it('lets one of an answer, a timeout and a cancel close an interrupt', async () => {
+    const { db, clock, conversation } = await setup();
+    const turns = createTurns(db, clock);
+    const turn = await turns.create(conversation.id, { tools: ['read_page'], intents: [] });
+    const calls = createToolCalls(db, clock);
+    await calls.insertStep([
+      {
+        id: 'tc_1',
+        turn_id: turn.id,
+        step: 0,
+        position: 0,
+        model_call_id: 'call_1',
+        tool: 'read_page',
+        kind: 'browser',
+        args_json: '{}',
+        status: 'interrupt',
+        severity: null,
+        args_digest: 'd',
+        schema_json: null,
+        answer_json: null,
+        answer_digest: null,
+        output_json: null,
+        expires_at: clock.now() + 10,
+      },
+    ]);
+    const outcomes = await Promise.all(
+      ['answer', 'timeout', 'cancel'].map((who) =>
+        calls.transition('tc_1', 'interrupt', 'done', { output: { type: 'error-text', value: who } }),
+      ),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const row = await calls.get('tc_1');
+    expect(row?.status).toBe('done');
+  });
+
+  it('keeps provider keys sealed: the row holds no plain secret, show() says only "set"', async () => {
+    const { db, assistants, assistant } = await setup();
+    await assistants.update(test!.accountId, assistant.id, {
+      secrets: { providerKey: 'sk-live-very-secret-key-123' },
+    });
+    const rows = await db.selectFrom('hub_assistants').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain('very-secret');
+    const shown = await assistants.show(test!.accountId, assistant.id);
+    expect(shown.secrets).toEqual({ providerKey: true, identitySecret: false, mcpTokens: [] });
+    expect(JSON.stringify(shown)).not.toContain('very-secret');
+    expect((await assistants.secretsOf(assistant.id)).providerKey).toBe('sk-live-very-secret-key-123');
+  });
+});
