@@ -50,7 +50,7 @@ describe('the consensus dialog in Debian Chromium', () => {
     expect(await dialog(page).locator('[part="severity-badge"]').textContent()).toBe('Medium impact');
     expect(await dialog(page).locator('tbody tr').allInnerTexts()).toEqual(['price of 42\t3\t2']);
     expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
-    await screenshot(page, 'kit-consensus');
+    await screenshot(dialog(page), 'kit-consensus');
     await page.getByRole('button', { name: 'Approve' }).click();
     const next = await callsReach(calls, base + 2);
     expect(lastResult(next, 'browser_apply_changes')).toEqual({

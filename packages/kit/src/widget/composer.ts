@@ -4,6 +4,7 @@ import { isTurnActive } from '../conversation/conversation-state.js';
 import { uploadFile } from '../files/upload-file.js';
 import { errorText } from '../runtime/browser-call.js';
 import type { KitContext } from '../runtime/kit-context.js';
+import { icons } from './icons.js';
 import { StoreController } from './store-controller.js';
 import { composerStyles } from './widget-styles.js';
 
@@ -129,7 +130,7 @@ export class DioscComposer extends LitElement {
         ${
           filesOn
             ? html`<button type="button" class="attach" aria-label=${t('composer.attach')} title=${t('composer.attach')}
-          @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>📎</button>
+          @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach}</button>
           <input type="file" multiple hidden @change=${(event: Event) => {
             const input = event.target as HTMLInputElement;
             if (input.files) void this.attach([...input.files]);

@@ -21,7 +21,8 @@ export const widgetStyles = [
   sharedStyles,
   css`
     :host { position: fixed; right: 1.25rem; bottom: 1.25rem; z-index: var(--diosc-z, 2147483000); display: flex; flex-direction: column; align-items: end; gap: 0.75rem; }
-    .launcher { width: 3.25rem; height: 3.25rem; border-radius: 50%; font-size: 1.4rem; position: relative; }
+    .launcher { width: 3.25rem; height: 3.25rem; border-radius: 50%; font-size: 1.3rem; position: relative; display: grid; place-items: center; }
+    button svg { vertical-align: -0.2em; }
     .dot { position: absolute; top: 4px; right: 4px; width: 10px; height: 10px; border-radius: 50%; background: #f79009; }
     .panel { box-sizing: border-box; width: min(24rem, 100vw - 2rem); height: min(36rem, 100vh - 6rem); display: flex; flex-direction: column; overflow: hidden; }
     header, .status, .approvals { display: flex; justify-content: space-between; align-items: center; gap: 0.5rem; padding: 0.6rem 0.9rem; }
@@ -32,7 +33,8 @@ export const widgetStyles = [
     .error, .offline { background: #fef3f2; color: #8a1c13; }
     .messages { list-style: none; margin: 0; padding: 0.75rem 0.9rem; flex: 1; overflow-y: auto; display: flex; flex-direction: column; gap: 0.6rem; }
     .message { max-width: 92%; padding: 0.5rem 0.7rem; border-radius: 10px; background: var(--diosc-assistant-bg, #f2f4f7); overflow-wrap: anywhere; }
-    .user { align-self: end; background: var(--diosc-user-bg, #e0e9ff); white-space: pre-wrap; }
+    .user { align-self: end; background: var(--diosc-user-bg, #e0e9ff); }
+    .user .text { white-space: pre-wrap; }
     .who { display: block; font-size: 0.72em; font-weight: 600; }
     p { margin: 0.3rem 0; }
     pre { background: #101828; color: #f2f4f7; padding: 0.5rem; border-radius: 6px; overflow-x: auto; }
