@@ -1,3 +1,5 @@
+import type { ConnectionTransport } from '@diosc/protocol';
+import type { FilesDatabase } from './files-schema.js';
 import type { HubDatabase } from './hub-schema.js';
 
 /**
@@ -63,7 +65,7 @@ export interface AppConnectionsTable {
   id: string;
   account_id: string;
   display_name: string;
-  transport: 'http_mcp' | 'browser';
+  transport: ConnectionTransport;
   provenance: string;
   grant_json: string;
   grant_generation: number;
@@ -103,7 +105,7 @@ export interface ReviewReceiptsTable {
   expires_at: number;
 }
 
-export interface Database extends HubDatabase {
+export interface Database extends HubDatabase, FilesDatabase {
   accounts: AccountsTable;
   collections: CollectionsTable;
   items: ItemsTable;
@@ -114,6 +116,7 @@ export interface Database extends HubDatabase {
   review_receipts: ReviewReceiptsTable;
 }
 
+export type { HubFileChunksTable, HubFilesTable } from './files-schema.js';
 export type {
   HubAssistantsTable,
   HubConversationsTable,

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
+import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/dialect.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
-import { DIALECTS, openTestStore, type TestStore } from '../support/store.js';
 
 describe.each(DIALECTS)('store ($name)', (dialect) => {
   let test: TestStore | undefined;
@@ -33,12 +34,22 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
     }
   });
 
+  it('reads epoch-millisecond BIGINT columns as numbers, without changing pg for the rest of the process', async () => {
+    test = await openTestStore(dialect);
+    const owner = await test.store.db.selectFrom('accounts').select('created_at').executeTakeFirstOrThrow();
+    expect(owner.created_at).toBe(test.clock.now());
+    // The store's parsers are its pool's own: pg's process-wide INT8 parser still yields strings.
+    expect(pg.types.getTypeParser(pg.types.builtins.INT8, 'text')('9007199254740993')).toBe(
+      '9007199254740993',
+    );
+  });
+
   it('migrations are idempotent: reopening and re-running them changes nothing', async () => {
     test = await openTestStore(dialect);
     const before = await test.store.db.selectFrom('items').selectAll().orderBy('id').execute();
     const migrations = () => sql<{ name: string }>`select name from kysely_migration order by name`;
     const appliedBefore = (await migrations().execute(test.store.db)).rows.map((r) => r.name);
-    expect(appliedBefore).toEqual(['0001_account_core', '0002_access', '0003_hub']);
+    expect(appliedBefore).toEqual(['0001_account_core', '0002_access', '0003_hub', '0004_files']);
     await migrateToLatest(test.store.db as never);
     const again = await openStore({
       sqlitePath: join(test.dir, 'diosc.sqlite'),
@@ -49,7 +60,12 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
       again.db,
     );
-    expect(applied.rows.map((r) => r.name)).toEqual(['0001_account_core', '0002_access', '0003_hub']);
+    expect(applied.rows.map((r) => r.name)).toEqual([
+      '0001_account_core',
+      '0002_access',
+      '0003_hub',
+      '0004_files',
+    ]);
   });
 
   it('reads integers, epoch-millisecond BIGINTs, COUNT and SUM back as JS numbers', async () => {
