@@ -8,7 +8,7 @@ import { addTestPage, bundleTestPage } from './support/test-page.js';
 
 /**
  * Native WebMCP in Debian Chromium, driven from the agent side through the DevTools `WebMCP` domain
- * against the real server. Every check is written to docs/native-webmcp.md with the browser version.
+ * against the real server. Every check is written to test-results/native-webmcp.md with the browser version (`npm run docs:refresh` copies it into docs/).
  */
 
 const SELECTION = [{ collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] }];
@@ -34,6 +34,7 @@ type Harness = {
   activity(): Record<string, unknown>[];
   pageshows(): boolean[];
   states(): { status: string }[];
+  reviews(): string[];
 };
 const harness = (page: Page) =>
   page.evaluateHandle(() => (window as unknown as { dioscTest: Harness }).dioscTest);
@@ -249,20 +250,26 @@ describe('native WebMCP in Debian Chromium', () => {
     return 'Canceled; the review dialog closed on the abort signal; no item row, no request receipt';
   });
 
-  check('repeating the write with the same request ID replays it: still one write', async () => {
-    const before = await itemRows('webmcp-native');
-    const invocation = await call('item_write', WRITE);
-    await page.waitForSelector('#review[open]');
-    await page.click('#accept');
-    const answer = await responded(invocation);
-    expect(answer.status).toBe('Completed');
-    expect(answer.output?.structuredContent).toMatchObject({ collection: 'notes', created: true });
-    const after = await itemRows('webmcp-native');
-    expect(after).toHaveLength(1);
-    expect(after[0]!.version).toBe(before[0]!.version);
-    expect(after[0]!.updated_at).toBe(before[0]!.updated_at);
-    return `Completed with the stored result; item version ${after[0]!.version} unchanged, 1 row`;
-  });
+  check(
+    'repeating the write with the same request ID replays it, with no review: still one write',
+    async () => {
+      const before = await itemRows('webmcp-native');
+      const h = await harness(page);
+      const reviewed = await h.evaluate((t) => t.reviews().length);
+      const invocation = await call('item_write', WRITE);
+      const answer = await responded(invocation);
+      // Already committed: nothing to decide, so no review was asked for.
+      expect(await h.evaluate((t) => t.reviews().length)).toBe(reviewed);
+      expect(await page.locator('#review[open]').count()).toBe(0);
+      expect(answer.status).toBe('Completed');
+      expect(answer.output?.structuredContent).toMatchObject({ collection: 'notes', created: true });
+      const after = await itemRows('webmcp-native');
+      expect(after).toHaveLength(1);
+      expect(after[0]!.version).toBe(before[0]!.version);
+      expect(after[0]!.updated_at).toBe(before[0]!.updated_at);
+      return `Completed with the stored result and no review; item version ${after[0]!.version} unchanged, 1 row`;
+    },
+  );
 
   check('going offline removes the tools; back online registers them again', async () => {
     const h = await harness(page);

@@ -13,7 +13,8 @@ import { ensurePortalBuilt } from './portal-build.js';
 
 export { OWNER_PASSWORD };
 
-const SCREENSHOTS = resolve(fileURLToPath(new URL('../../../docs/screenshots', import.meta.url)));
+/** Tests write only under test-results/; `npm run docs:refresh` copies the docs' screenshots from here. */
+const SCREENSHOTS = resolve(fileURLToPath(new URL('../../../test-results/screenshots', import.meta.url)));
 
 export interface PortalHarness {
   server: TestServer;
@@ -104,7 +105,7 @@ export function visibleText(page: Page): Promise<string> {
   });
 }
 
-/** A screenshot for the docs, written to docs/screenshots/<name>. */
+/** A screenshot for the docs, written to test-results/screenshots/<name> (docs:refresh copies it). */
 export async function screenshot(
   page: Page,
   name: string,

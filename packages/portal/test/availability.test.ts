@@ -5,7 +5,13 @@ import type { SessionState } from '../src/session/session-store.js';
 
 const signedIn: SessionState = {
   status: 'signed-in',
-  session: { account: { id: 'a', email: 'a@x', displayName: 'A' }, csrfToken: 'c', sessionGeneration: 1 },
+  session: {
+    account: { id: 'a', email: 'a@x', displayName: 'A' },
+    csrfToken: 'c',
+    sessionGeneration: 1,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    browserTools: true,
+  },
 };
 const adapter = (status: AdapterState['status']): AdapterState => ({ status, tools: [] });
 

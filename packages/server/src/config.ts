@@ -9,6 +9,11 @@ export interface ServerConfig {
   publicOrigin: string;
   /** Extra origins allowed to call /mcp from a browser (none by default). */
   mcpAllowedOrigins: string[];
+  /**
+   * Extra host names the server answers to besides its public origin's (and, when it listens on
+   * loopback, the loopback names); any other `Host` is refused with `unknown_host`.
+   */
+  allowedHosts: string[];
   dataDir: string;
   databaseUrl: string | undefined;
   ownerEmail: string;
@@ -38,6 +43,7 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_PORT: 'port',
   DIOSC_PUBLIC_ORIGIN: 'publicOrigin',
   DIOSC_MCP_ALLOWED_ORIGINS: 'mcpAllowedOrigins',
+  DIOSC_ALLOWED_HOSTS: 'allowedHosts',
   DIOSC_DATA_DIR: 'dataDir',
   DATABASE_URL: 'databaseUrl',
   DIOSC_OWNER_EMAIL: 'ownerEmail',
@@ -71,17 +77,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const port = Number(merged.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`Invalid port: ${String(merged.port)}`);
-  const origins = merged.mcpAllowedOrigins;
   return {
     host,
     port,
     publicOrigin: String(merged.publicOrigin ?? `http://localhost:${port}`).replace(/\/$/, ''),
-    mcpAllowedOrigins: Array.isArray(origins)
-      ? origins.map(String)
-      : String(origins ?? '')
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
+    mcpAllowedOrigins: list(merged.mcpAllowedOrigins),
+    allowedHosts: list(merged.allowedHosts),
     dataDir: resolve(cwd, String(merged.dataDir ?? '.data')),
     databaseUrl: merged.databaseUrl === undefined ? undefined : String(merged.databaseUrl),
     ownerEmail: String(merged.ownerEmail ?? 'owner@localhost'),
@@ -94,4 +95,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),
     browserTools: browserToolsSetting(merged.browserTools, env),
   };
+}
+
+/** A list from a JSON array or a comma-separated environment value. */
+function list(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.map(String)
+    : String(value ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
 }

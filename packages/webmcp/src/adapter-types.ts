@@ -43,11 +43,13 @@ export interface ReviewRequest {
 export type Reviewer = (request: ReviewRequest) => Promise<'accept' | 'reject'>;
 
 /**
+ * `replayed`: a write already committed under its request ID — its stored result, with no review.
  * `in-progress` is reported once for a write the owner accepted, before its answer; the same call's
  * final entry (same tool and request ID) follows when the server has answered — never earlier.
  */
 export type ActivityOutcome =
   | 'ok'
+  | 'replayed'
   | 'error'
   | 'declined'
   | 'cancelled'

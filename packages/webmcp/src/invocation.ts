@@ -50,7 +50,8 @@ class Stop extends Error {
 
 /**
  * The execute callback of one tool. Reads dispatch; writes and deletes run prepare → review →
- * acknowledge → execute with the input captured at call time. A retained reference from a revoked
+ * acknowledge → execute with the input captured at call time (a write the server reports as
+ * already committed under its request ID is answered from prepare, without a review). A retained reference from a revoked
  * registration is refused before anything is sent, and a result arriving after revocation is dropped.
  */
 export function createExecute(tool: FunctionName, scope: InvocationScope): ToolExecuteCallback {
@@ -86,21 +87,22 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
         throw new Stop(toolFailure('invalid_input', 'The input must be a JSON object.'));
       const call: ToolCall = { tool, input: frozenCopy(rawInput ?? {}), generation: scope.generation };
       const io = anySignal([signal, scope.revoked]);
-      let result: unknown;
+      let answer: { result: unknown; replayed: boolean };
       try {
-        result = write
+        answer = write
           ? await reviewed(call, io.signal, scope, check, {
               accepted: () => scope.report({ tool, collection, outcome: 'in-progress', requestId }),
               dispatched: () => {
                 dispatched = true;
               },
             })
-          : (await scope.api.dispatch(call, io.signal)).result;
+          : { result: (await scope.api.dispatch(call, io.signal)).result, replayed: false };
       } finally {
         io.release();
       }
+      const { result, replayed } = answer;
       check();
-      scope.report({ tool, collection, outcome: 'ok', requestId });
+      scope.report({ tool, collection, outcome: replayed ? 'replayed' : 'ok', requestId });
       return toolResult(result) satisfies ToolResult;
     } catch (error) {
       const failure = explain(error, dispatched && write, requestId, scope, check);
@@ -127,9 +129,12 @@ async function reviewed(
   scope: InvocationScope,
   check: () => void,
   mark: { accepted(): void; dispatched(): void },
-): Promise<unknown> {
-  const { receipt } = await scope.api.prepare(call, io);
+): Promise<{ result: unknown; replayed: boolean }> {
+  const prepared = await scope.api.prepare(call, io);
   check();
+  // Already committed under this request ID: nothing would change, so nothing is asked.
+  if (prepared.replayed) return { result: prepared.result, replayed: true };
+  const { receipt } = prepared;
   if (receipt.tool !== call.tool || canonicalJson(receipt.input) !== canonicalJson(call.input)) {
     throw new Stop(
       toolFailure('receipt_mismatch', 'The server prepared a different change than was requested.'),
@@ -142,8 +147,8 @@ async function reviewed(
   await scope.api.acknowledge(receipt.id, receipt.digest, io);
   check();
   mark.dispatched();
-  const { result } = await scope.api.execute({ ...call, receiptId: receipt.id }, io);
-  return result;
+  const { result, replayed } = await scope.api.execute({ ...call, receiptId: receipt.id }, io);
+  return { result, replayed };
 }
 
 /**

@@ -3,6 +3,7 @@ import type {
   FunctionName,
   OperationInputs,
   OperationOutputs,
+  SessionStatus,
   SourceDisconnection,
   UsageView,
 } from '@diosc/protocol';
@@ -17,7 +18,8 @@ export type { ConnectionView, UsageView };
  */
 export function createOwnerApi(http: Http) {
   return {
-    session: (signal?: AbortSignal) => http<SessionView>('GET', '/session', undefined, signal),
+    /** The session, or why there is none: a 200 either way (signed out is not a failure). */
+    sessionStatus: (signal?: AbortSignal) => http<SessionStatus>('GET', '/session/status', undefined, signal),
     signIn: (email: string, password: string) => http<SessionView>('POST', '/session', { email, password }),
     signOut: () => http<void>('DELETE', '/session'),
 

@@ -32,7 +32,7 @@ export class AutomationHubPage extends LitElement {
         margin-top: 0;
       }
       .grid.single {
-        grid-template-columns: 1fr;
+        grid-template-columns: minmax(0, 1fr);
       }
       .activity {
         margin-top: 1rem;
@@ -52,7 +52,8 @@ export class AutomationHubPage extends LitElement {
       }
       @media (max-width: 900px) {
         .grid {
-          grid-template-columns: 1fr;
+          /* minmax(0, …): a wide selection table scrolls inside its card instead of widening the page. */
+          grid-template-columns: minmax(0, 1fr);
         }
       }
     `,

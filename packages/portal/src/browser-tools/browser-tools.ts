@@ -78,20 +78,40 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
   /** The session this page's tools belong to: account and generation (generations are per account). */
   let knownSession: string | null = null;
 
-  async function loadAccess(): Promise<void> {
+  /** The server's record of this session's access; null when it could not be read. */
+  async function loadAccess(): Promise<BrowserAccessView | null> {
     try {
-      access.set(await api.browserAccess());
+      const view = await api.browserAccess();
+      access.set(view);
       featureDisabled.set(false);
+      return view;
     } catch (error) {
       access.set(null);
       featureDisabled.set(DioscError.isInstance(error) && error.code === 'feature_disabled');
+      return null;
     }
   }
 
+  /**
+   * Reads the access record first and asks for descriptors only when tools are on: with tools off
+   * the descriptors request is a refusal (403 `not_enabled`), and a normal state should not show
+   * as a failed request. When the record could not be read, the adapter's own request tells why.
+   */
   async function sync(): Promise<void> {
     const current = session.state.value;
     if (current.status !== 'signed-in') return;
-    await Promise.all([adapter.sync(current.session.sessionGeneration), loadAccess()]);
+    // The operator's gate is closed: every browser-access request would be refused; ask none.
+    if (!current.session.browserTools) {
+      access.set(null);
+      featureDisabled.set(true);
+      return;
+    }
+    const view = await loadAccess();
+    if (view && !view.enabled) {
+      if (adapter.state.status !== 'disabled' && adapter.state.status !== 'unsupported') adapter.disable();
+      return;
+    }
+    if (session.state.value === current) await adapter.sync(current.session.sessionGeneration);
   }
 
   function onSession(next: SessionState): void {

@@ -11,6 +11,7 @@ import { sharedStyles } from '../ui/shared-styles.js';
 import './item-panel.js';
 import './new-item-dialog.js';
 import { collectionsPageStyles } from './collections-page-styles.js';
+import { defaultCollection, rememberCollection } from './last-collection.js';
 
 /** Browse every collection (inbox, storage, external mirror), open an item, create storage items. */
 export class CollectionsPage extends LitElement {
@@ -46,16 +47,18 @@ export class CollectionsPage extends LitElement {
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('collection')) void this.#loadItems();
+    if (changed.has('collection')) {
+      if (this.collection !== null) rememberCollection(this.collection);
+      void this.#loadItems();
+    }
   }
 
   async #loadCollections(): Promise<void> {
     try {
       const { result } = await this.portal.api.operation('collections_list', {});
       this.collections = result.collections;
-      if (this.collection === null && result.collections[0]) {
-        this.portal.router.navigate(collectionPath(result.collections[0].id), { replace: true });
-      }
+      const opening = this.collection === null ? defaultCollection(result.collections) : undefined;
+      if (opening) this.portal.router.navigate(collectionPath(opening.id), { replace: true });
     } catch (error) {
       this.error = errorText(error);
     }

@@ -81,7 +81,7 @@ export class GrantPicker extends LitElement {
   }
 
   override render() {
-    return html`<table aria-label=${this.label}>
+    return html`<div class="table-wrap"><table aria-label=${this.label}>
       <thead>
         <tr>
           <th scope="col">${t('grant.collection')}</th>
@@ -111,7 +111,7 @@ export class GrantPicker extends LitElement {
           </tr>`,
         )}
       </tbody>
-    </table>`;
+    </table></div>`;
   }
 }
 

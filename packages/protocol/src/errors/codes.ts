@@ -46,6 +46,22 @@ export const ERROR_CODES = {
     retryable: false,
     message: 'Only application/json bodies are accepted.',
   },
+  headers_too_large: {
+    status: 431,
+    retryable: false,
+    message: 'The request line or headers are over the server limit.',
+  },
+  uri_too_long: {
+    status: 414,
+    retryable: false,
+    message: 'A path segment is longer than any name it could hold.',
+  },
+  request_timeout: {
+    status: 408,
+    retryable: true,
+    message: 'The request did not arrive in time; the connection was closed.',
+  },
+  unknown_host: { status: 421, retryable: false, message: 'This server does not answer to that host name.' },
   unauthenticated: { status: 401, retryable: false, message: 'Authentication is required.' },
   invalid_credentials: { status: 401, retryable: false, message: 'The email or password is wrong.' },
   session_expired: { status: 401, retryable: false, message: 'The session has ended; sign in again.' },

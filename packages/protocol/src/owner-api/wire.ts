@@ -27,7 +27,21 @@ export interface SessionView {
   account: { id: string; email: string; displayName: string };
   csrfToken: string;
   sessionGeneration: number;
+  /** When this session began (ISO): the activity log marks what came before it. */
+  startedAt: string;
+  /**
+   * Whether this server offers browser tools at all (the operator's release gate): when false,
+   * every browser-access route refuses with `feature_disabled`, so a page need not ask each one.
+   */
+  browserTools: boolean;
 }
+
+/**
+ * `GET /api/owner/session/status`: the session, or why there is none — answered 200 either way,
+ * since being signed out is a normal state, not a failed request. `ended` is true when a session
+ * cookie was sent for a session that has ended (expired, signed out, replaced).
+ */
+export type SessionStatus = { signedIn: true; session: SessionView } | { signedIn: false; ended: boolean };
 
 export interface BrowserAccessView {
   enabled: boolean;
@@ -60,6 +74,14 @@ export interface ReviewReceipt {
   expiresAt: string;
   effects: ReviewEffects;
 }
+
+/**
+ * The answer of `prepare`: a receipt to review, or — when this exact write was already committed
+ * under its request ID — its stored result, with nothing to review (`replayed: true`).
+ */
+export type PrepareAnswer =
+  | { receipt: ReviewReceipt; replayed?: never }
+  | { replayed: true; result: unknown; receipt?: never };
 
 /** The answer of `DELETE /api/owner/collections/:id/source`: the owner disconnected a provider source. */
 export interface SourceDisconnection {

@@ -20,6 +20,7 @@ import { type AccountLimits, DEFAULT_LIMITS } from './limits.js';
 import { authorizeCall, createOperationTable } from './operation-table.js';
 import { previewChange } from './preview.js';
 import { createReceipts } from './receipts.js';
+import { storedReplay } from './replay.js';
 
 export interface CoreResult<N extends FunctionName = FunctionName> {
   name: N;
@@ -102,6 +103,23 @@ export function createAccountCore(options: AccountCoreOptions) {
         throw new DioscError('invalid_input', `${call.name} is a read; there is no change to preview.`);
       }
       return previewChange(ctx, call, caller);
+    },
+
+    /**
+     * The stored result when this caller already committed this exact write under its request ID
+     * (`replayed: true`), else null — without running anything (see `storedReplay`). A review asks
+     * first, so a replay is reported as already done instead of shown as a change to approve.
+     */
+    async replayOf(
+      name: MutatingFunction | string,
+      input: unknown,
+      caller: CallerContext,
+    ): Promise<CoreResult | null> {
+      const call = validateCall(name, input);
+      if (!isMutatingCall(call))
+        throw new DioscError('invalid_input', `${call.name} is a read; nothing is replayed.`);
+      const stored = await storedReplay(ctx, call, caller);
+      return stored && ({ name: call.name, result: stored.result, replayed: true } as CoreResult);
     },
 
     /**

@@ -2,10 +2,11 @@ import { parseArgs } from 'node:util';
 import { DioscError } from '@diosc/protocol';
 import { listCollections } from '../account/collections.js';
 import { createAccountCore } from '../account/core.js';
+import { KIND_FUNCTIONS } from '../account/kinds.js';
 import { systemClock } from '../clock.js';
 import { firstRunLines, openLocalStore } from './local-store.js';
 
-export const COLLECTIONS_USAGE = `  diosc collections list [--json]
+export const COLLECTIONS_USAGE = `  diosc collections list [--json]     the IDs a --grant names, and the functions each one allows
   diosc collections disconnect <id>   (an external collection's provider source; asks nothing, there is no undo)
   diosc collections reconnect <id>    (refused: see docs/security-model.md, "Source disconnect")`;
 
@@ -33,13 +34,21 @@ export async function collectionsCommand(argv: string[], out: (line: string) => 
     const accountId = local.owner.accountId;
     const rows = await listCollections(local.store.db, accountId);
     if (action === 'list') {
-      if (values.json) return out(JSON.stringify(rows));
-      for (const row of rows) {
+      // With each collection, the functions its kind allows: what `connections create --grant
+      // <id>:<function,…>` may name for it.
+      const listed = rows.map((row) => ({ ...row, functions: KIND_FUNCTIONS[row.kind] }));
+      if (values.json) return out(JSON.stringify(listed));
+      for (const row of listed) {
         const state = row.disconnectedAt === null ? '' : '  source disconnected';
         out(
           `${row.id.padEnd(16)} ${row.kind.padEnd(8)} ${row.title}${row.provider ? ` (${row.provider})` : ''}${state}`,
         );
+        out(`${' '.repeat(17)}grantable: ${row.functions.join(',')}`);
       }
+      if (listed[0])
+        out(
+          `Grant one with --grant <id>:<function,…>, e.g. --grant ${listed[0].id}:${listed[0].functions[0]}`,
+        );
       return;
     }
     if (action === 'reconnect') {

@@ -116,6 +116,29 @@ describe('diosc CLI', () => {
     }
   });
 
+  it('lists the collections whose IDs a grant names, and says so in `connections create --help`', async () => {
+    const listed = await diosc(dir, 'collections', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(
+      /^notes\s+storage\s+Notes\n\s+grantable: items_list,item_read,item_write,item_delete$/m,
+    );
+    expect(listed.stdout).toMatch(/^inbox\s+inbox\s+Inbox\n\s+grantable: items_list,item_read,item_write$/m);
+    expect(listed.stdout).toContain('--grant <id>:<function,…>');
+    const rows = JSON.parse((await diosc(dir, 'collections', 'list', '--json')).stdout) as {
+      id: string;
+      functions: string[];
+    }[];
+    expect(rows.map((row) => row.id)).toEqual(['drive', 'inbox', 'notes']);
+    // What it lists is what --grant takes.
+    const grant = rows.map((row) => `--grant=${row.id}:${row.functions.join(',')}`);
+    expect((await diosc(dir, 'connections', 'create', '--name', 'All listed', ...grant)).code).toBe(0);
+
+    const help = await diosc(dir, 'connections', 'create', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('diosc collections list');
+    expect(help.stdout).toContain('diosc connections create');
+  }, 60_000);
+
   it('rotates and revokes: each old token stops working at once', async () => {
     const created = JSON.parse(
       (await diosc(dir, 'connections', 'create', '--name', 'Bot', '--grant', 'notes:items_list', '--json'))

@@ -102,6 +102,8 @@ export class FakeOwnerApi implements OwnerBrowserApi {
       account: { id: 'acct', email: 'owner@localhost', displayName: 'Owner' },
       csrfToken: 'csrf',
       sessionGeneration: this.sessionGeneration,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      browserTools: true,
     });
   }
 
