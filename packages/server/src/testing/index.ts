@@ -2,8 +2,12 @@
  * `@diosc/server/testing`: the doors every test suite (the server's own, the hub's, the kit's, e2e,
  * bench) uses to run the real server on a real store. Node only.
  */
+
 export type { ManualClock } from '../clock.js';
 export { manualClock } from '../clock.js';
+export type { AssistantRecord } from '../hub/assistants/assistants.js';
+export type { HubOptions } from '../hub/hub-context.js';
+export type { Script, ScriptedCall, ScriptedStep } from '../hub/model/scripted/scripted-model.js';
 export type { Reply } from './hub-client.js';
 export { EventStream, HubClient } from './hub-client.js';
 export type { HubTestServer } from './hub-server.js';
