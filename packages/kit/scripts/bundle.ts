@@ -27,13 +27,16 @@ export async function bundleKit(format: 'iife' | 'es'): Promise<KitBundle> {
   const output = await build({
     configFile: false,
     logLevel: 'silent',
+    mode: 'production',
+    // Lit's production build whatever NODE_ENV is (vitest sets "test", which would pick the dev build).
+    resolve: { conditions: ['module', 'browser', 'production'] },
+    define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       write: false,
       minify: true,
       target: 'es2022',
       sourcemap: false,
       lib: { entry, formats: [format], name: 'dioscKit', fileName: () => `kit.${format}.js` },
-      rollupOptions: { output: { inlineDynamicImports: true } },
     },
   });
   const results = (Array.isArray(output) ? output : [output]) as Rollup.RollupOutput[];

@@ -8,6 +8,7 @@ import type { DioscContext } from './context.js';
 import { installErrorHandling } from './http/errors.js';
 import type { HubOptions } from './hub/hub-context.js';
 import { hubPlugin } from './hub/plugin.js';
+import { kitAssetsPlugin } from './kit-assets/plugin.js';
 import { mcpPlugin } from './mcp/plugin.js';
 import { ownerPlugin } from './owner/plugin.js';
 import { portalShellPlugin } from './portal-shell/plugin.js';
@@ -62,6 +63,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mcpPlugin);
   await app.register(ownerPlugin, { prefix: '/api/owner' });
   await app.register(hubPlugin, { prefix: '/api/hub', options: options.hub });
+  await app.register(kitAssetsPlugin);
   await app.register(portalShellPlugin);
 
   return app;
