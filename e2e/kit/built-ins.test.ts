@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KitE2E, startKitE2E } from './support/kit-e2e.js';
 import { callsReach, lastResult, sequence } from './support/model-calls.js';
+import { ask } from './support/widget.js';
 
 let e2e: KitE2E;
 beforeAll(async () => {
@@ -9,12 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close();
 });
-
-/** Sends from the widget as a visitor would: type, press Enter. */
-async function ask(page: import('playwright-core').Page, text: string) {
-  await page.locator('diosc-widget textarea').fill(text);
-  await page.locator('diosc-widget textarea').press('Enter');
-}
 
 describe('the kit in Debian Chromium against the real hub: built-ins and raw tools', () => {
   it('a raw tool runs in the page and the model reads its result; the widget shows the reply', async () => {

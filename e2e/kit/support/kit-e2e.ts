@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeKitDist } from '../../../packages/kit/scripts/write-dist.js';
 import type { AssistantRecord } from '../../../packages/server/src/hub/assistants/assistants.js';
+import type { HubOptions } from '../../../packages/server/src/hub/hub-context.js';
 import type {
   ScriptedCall,
   ScriptedStep,
@@ -55,7 +56,7 @@ export interface KitE2E {
  * on a second origin, an assistant that allows it, and Debian Chromium.
  */
 export async function startKitE2E(
-  options: { webmcp?: boolean; assistant?: Record<string, unknown> } = {},
+  options: { webmcp?: boolean; assistant?: Record<string, unknown>; hub?: HubOptions } = {},
 ): Promise<KitE2E> {
   const dir = join(RESULTS, `kit-e2e-${process.pid}-${Date.now()}`);
   const manifest = await writeKitDist(dir);
@@ -64,7 +65,7 @@ export async function startKitE2E(
   const holder: { script: Step } = { script: () => ({ text: 'No script for this call.' }) };
   const server = await startHubServer({
     script: (call) => holder.script(call),
-    hub: { sweepIntervalMs: 100 },
+    hub: { sweepIntervalMs: 100, ...options.hub },
     configure: (app) => {
       const hubUrl = app.diosc.config.publicOrigin;
       void app.register(kitAssetsPlugin, { prefix: '/e2e', dir });
