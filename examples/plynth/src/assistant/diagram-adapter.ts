@@ -70,7 +70,7 @@ export function diagramAdapter(bridge: EditorBridge): BrowserAdapter {
       severity: 'medium',
       summary: (args) =>
         stale(args)
-          ? `These changes were planned for another document than “${bridge.title()}” — reject them`
+          ? `Planned for another document (${args.document}): nothing will change in “${bridge.title()}”`
           : bridge.review(args.ops).summary,
       diff: (args) => (stale(args) ? [] : bridge.review(args.ops).rows),
     },

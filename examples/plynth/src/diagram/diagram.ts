@@ -44,19 +44,25 @@ export function nextId(taken: Iterable<string>, prefix: 'n' | 'e'): string {
   return `${prefix}${n}`;
 }
 
-/** Where a new step goes: right of `after` when given (moved down past any step already there), else below the rest. */
+/** Vertical distance between steps of a flow that runs top to bottom. */
+export const ROW = NODE_HEIGHT + 44;
+
+/**
+ * Where a new step goes: under `after` when given, else under the lowest step; moved right past any
+ * step already there, so nothing is ever drawn on top of another step.
+ */
 export function placeNode(diagram: Diagram, after?: DiagramNode): { x: number; y: number } {
   const overlaps = (x: number, y: number) =>
     diagram.nodes.some(
-      (node) => Math.abs(node.x - x) < NODE_WIDTH && Math.abs(node.y - y) < NODE_HEIGHT + 16,
+      (node) => Math.abs(node.x - x) < NODE_WIDTH + 16 && Math.abs(node.y - y) < NODE_HEIGHT + 16,
     );
-  const x = after ? after.x + NODE_WIDTH + 72 : 40;
-  let y = after
-    ? after.y
+  let x = after ? after.x : 40;
+  const y = after
+    ? after.y + ROW
     : diagram.nodes.length === 0
       ? 40
-      : Math.max(...diagram.nodes.map((node) => node.y)) + NODE_HEIGHT + 48;
-  while (overlaps(x, y)) y += NODE_HEIGHT + 40;
+      : Math.max(...diagram.nodes.map((node) => node.y)) + ROW;
+  while (overlaps(x, y)) x += NODE_WIDTH + 48;
   return { x, y };
 }
 

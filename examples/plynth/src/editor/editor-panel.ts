@@ -40,7 +40,7 @@ export function editorPanel(editor: Editor, actions: PanelActions): TemplateResu
       <button type="button" ?disabled=${!selected} @click=${remove}>Delete</button>
       <span class="spacer"></span>
       <button type="button" @click=${actions.exportPng}>Export PNG</button>
-      <button type="button" @click=${actions.close}>Close</button>
+      <button type="button" @click=${actions.close}>Close document</button>
     </div>
     <div class="inspector">
       ${
