@@ -7,7 +7,9 @@ import { startPostgres } from './postgres.mjs';
 
 ensureDependencies();
 ensureChromium();
-must('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+// Every project under its own runtime (tsconfig.json references them all): browser packages without
+// Node types, the server without the DOM, protocol with neither; tests too.
+must('npx', ['tsc', '-b']);
 must('npx', ['biome', 'check', '.']);
 must('npm', ['run', 'build', '--if-present', '--workspaces']);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enableBrowserTools, waitForAvailability } from './support/hub.js';
+import { enableBrowserTools, waitForAvailability } from './support/automation.js';
 import {
   OWNER_PASSWORD,
   type PortalHarness,

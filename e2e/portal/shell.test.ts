@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildApp } from '@diosc/server';
+import { openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../packages/server/src/app.js';
-import { openTestStore, type TestStore } from '../../packages/server/test/support/store.js';
 import { ensurePortalBuilt, PORTAL_DIST } from './support/portal-build.js';
 
 /** The server's portal shell: the built app at `/`, SPA fallback, its headers, and a missing build. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enableBrowserTools, waitForAvailability } from './support/hub.js';
+import { enableBrowserTools, waitForAvailability } from './support/automation.js';
 import { OWNER_PASSWORD, type PortalHarness, startPortal, visibleText } from './support/portal-harness.js';
 import { type Agent, attachAgent, failureText } from './support/webmcp-agent.js';
 

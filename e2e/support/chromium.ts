@@ -16,12 +16,16 @@ export const CHROMIUM_FLAGS = [
 
 /**
  * Debian's Chromium through playwright-core — never a downloaded browser. Playwright gives every
- * launch a fresh temporary user-data-dir. `webmcp: true` turns on the native WebMCP API.
+ * launch a fresh temporary user-data-dir. `webmcp: true` turns on the native WebMCP API;
+ * `backForwardCache: true` keeps the back/forward cache, which Playwright turns off by default.
  */
-export async function launchChromium(options: { webmcp?: boolean } = {}): Promise<Browser> {
+export async function launchChromium(
+  options: { webmcp?: boolean; backForwardCache?: boolean } = {},
+): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [...CHROMIUM_FLAGS, ...(options.webmcp ? ['--enable-features=WebMCP'] : [])],
+    ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
   });
 }

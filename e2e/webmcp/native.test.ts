@@ -1,7 +1,6 @@
+import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../packages/server/test/support/server.js';
-import { OWNER_PASSWORD } from '../../packages/server/test/support/store.js';
 import { recordCdpEvents } from '../support/cdp-events.js';
 import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
 import { type NativeCheck, type NativeReport, writeNativeReport } from './support/report.js';
@@ -32,6 +31,8 @@ type Harness = {
   operation(name: string, input: unknown): Promise<unknown>;
   state(): { status: string; reason?: string; tools: string[] };
   activity(): Record<string, unknown>[];
+  pageshows(): boolean[];
+  states(): { status: string }[];
 };
 const harness = (page: Page) =>
   page.evaluateHandle(() => (window as unknown as { dioscTest: Harness }).dioscTest);
@@ -122,7 +123,7 @@ describe('native WebMCP in Debian Chromium', () => {
   beforeAll(async () => {
     const script = await bundleTestPage();
     server = await startTestServer({ realClock: true, configure: (app) => addTestPage(app, script) });
-    browser = await launchChromium({ webmcp: withFlag });
+    browser = await launchChromium({ webmcp: withFlag, backForwardCache: true });
     report.browser = `Chromium ${browser.version()}`;
     page = await browser.newPage();
     cdp = await page.context().newCDPSession(page);
@@ -265,6 +266,23 @@ describe('native WebMCP in Debian Chromium', () => {
     const answer = await responded(await call('items_list', { collection: 'notes' }));
     expect(answer.status).toBe('Completed');
     return `offline → toolsRemoved ${removed.length}; online → toolsAdded ${added.length}, items_list Completed`;
+  });
+
+  check('leaving the page removes the tools; back from the back/forward cache they return', async () => {
+    const since = events.seen.length;
+    await page.goto(`${server.url}/healthz`);
+    // A restore from the cache fires no `load`: wait for the document, then for the adapter.
+    await page.goBack({ waitUntil: 'commit' });
+    await page.waitForFunction(() => document.querySelector('#state')?.textContent === 'registered');
+    const h = await harness(page);
+    const restored = (await h.evaluate((t) => t.pageshows())).at(-1);
+    expect(restored).toBe(true);
+    const states = (await h.evaluate((t) => t.states().map((state) => state.status))).slice(-2);
+    expect(states).toEqual(['disabled', 'registered']);
+    const added = [...(await toolsReported('WebMCP.toolsAdded', TOOLS, since)).keys()];
+    const answer = await responded(await call('items_list', { collection: 'notes' }));
+    expect(answer.status).toBe('Completed');
+    return `pagehide → ${states[0]}; pageshow (persisted ${restored}) → ${states[1]}, toolsAdded ${added.length}, items_list Completed`;
   });
 
   check('a refusal is an error with the stable code, not HTML', async () => {

@@ -13,7 +13,7 @@ import {
   type ScriptedModel,
   type ScriptedStep,
 } from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { startTestServer, type TestServer } from '../../../packages/server/test/support/server.js';
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { exampleAssistantInput } from '../../../scripts/examples/example-assistant.js';
 import { buildExampleSite } from '../../../scripts/examples/example-site.js';
 import { EXAMPLES } from '../../../scripts/examples/examples.js';
@@ -70,7 +70,7 @@ export async function startExampleE2E(name: keyof typeof EXAMPLES): Promise<Exam
   const model = createScriptedModel(script, { modelId: example.scriptedModelId });
   const server = await startTestServer({
     realClock: true,
-    hub: { sweepIntervalMs: 100, scriptedModels: { [example.scriptedModelId]: model } },
+    app: { hub: { sweepIntervalMs: 100, scriptedModels: { [example.scriptedModelId]: model } } },
   });
   let site: FastifyInstance | undefined;
   let browser: Browser | undefined;

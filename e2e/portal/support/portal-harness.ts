@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../../../packages/server/test/support/server.js';
-import { OWNER_PASSWORD } from '../../../packages/server/test/support/store.js';
 import { launchChromium } from '../../support/chromium.js';
 import { ensurePortalBuilt } from './portal-build.js';
 

@@ -115,5 +115,12 @@ const harness = {
   reviews: () => reviews,
 };
 
-(window as unknown as { dioscTest: typeof harness }).dioscTest = harness;
+/** Every `pageshow` of this document: `persisted` is true when it came back from the back/forward cache. */
+const pageshows: boolean[] = [];
+window.addEventListener('pageshow', (event) => pageshows.push(event.persisted));
+
+(window as unknown as { dioscTest: typeof harness & { pageshows(): boolean[] } }).dioscTest = {
+  ...harness,
+  pageshows: () => pageshows,
+};
 element('#state').textContent = adapter.state.status;

@@ -20,13 +20,14 @@ const HTML = `<!doctype html>
 
 /**
  * Routes of the test page: `/__test/webmcp` with `Permissions-Policy: tools=(self)` and
- * `Origin-Agent-Cluster: ?1` (what the shell sends), or `tools=()` with `?tools=none`.
+ * `Origin-Agent-Cluster: ?1` (what the shell sends), or `tools=()` with `?tools=none`. Like the
+ * portal shell the page is `no-cache` (revalidated, but allowed into the back/forward cache).
  */
 export function addTestPage(app: FastifyInstance, script: string): void {
   app.get<{ Querystring: { tools?: string } }>('/__test/webmcp', async (request, reply) => {
     reply.header('permissions-policy', request.query.tools === 'none' ? 'tools=()' : 'tools=(self)');
     reply.header('origin-agent-cluster', '?1');
-    reply.header('cache-control', 'no-store');
+    reply.header('cache-control', 'no-cache');
     reply.type('text/html; charset=utf-8');
     return HTML;
   });

@@ -10,10 +10,10 @@ describe('i18n runtime', () => {
 
   it('reports a key missing from the active catalogue instead of falling back silently', async () => {
     await setLanguage('es');
-    expect(t('hub.title')).toBe('Centro de automatización');
+    expect(t('automation.title')).toBe('Centro de automatización');
     expect(missingKeys).toEqual([]);
-    t('hub.noSuchKey');
-    expect(missingKeys).toContain('hub.noSuchKey');
+    t('automation.noSuchKey');
+    expect(missingKeys).toContain('automation.noSuchKey');
   });
 
   it('remembers the chosen language', async () => {

@@ -1,5 +1,7 @@
 export type { McpToolAnnotations, ToolDescriptor } from './catalog/descriptors.js';
 export { catalogDescriptors, descriptorsFor, findDescriptor } from './catalog/descriptors.js';
+export { collectionOf, requestIdOf } from './catalog/identifiers.js';
+export { isMutatingCall, isMutatingFunction, MUTATING_FUNCTIONS } from './catalog/mutations.js';
 export type { OperationDefinition, OperationHints } from './catalog/operations.js';
 export { findOperation, OPERATIONS } from './catalog/operations.js';
 export type { CollectionFunction, CollectionKind, FunctionName } from './catalog/schemas.js';
@@ -20,11 +22,15 @@ export type {
   MutatingFunction,
   OperationInputs,
   OperationOutputs,
+  ValidCall,
 } from './catalog/types.js';
 export type { ErrorCode } from './errors/codes.js';
 export { ERROR_CODES, errorCodes, isErrorCode } from './errors/codes.js';
 export type { DioscErrorOptions, WireError } from './errors/diosc-error.js';
 export { DioscError, plainText } from './errors/diosc-error.js';
+export type { LocalErrorCode } from './errors/local-codes.js';
+export { isLocalErrorCode, LOCAL_ERROR_CODES, localErrorCodes } from './errors/local-codes.js';
+export { LocalError } from './errors/local-error.js';
 export type {
   ConsensusDecision,
   ConsensusOutcome,
@@ -63,8 +69,13 @@ export type {
   TurnView,
   VisitorSessionView,
 } from './hub-api/sessions.js';
+export { canonicalJson } from './json/canonical-json.js';
+export { deepFreeze } from './json/deep-freeze.js';
+export { isPlainObject } from './json/plain-object.js';
 export type {
   BrowserAccessView,
+  CallChannel,
+  ConnectionTransport,
   ConnectionView,
   DescriptorsView,
   GrantEntry,
@@ -73,3 +84,6 @@ export type {
   SessionView,
   UsageView,
 } from './owner-api/wire.js';
+export { CALL_CHANNELS } from './owner-api/wire.js';
+export type { ToolResult } from './results/tool-result.js';
+export { toolErrorResult, toolResult } from './results/tool-result.js';

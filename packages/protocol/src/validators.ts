@@ -1,3 +1,3 @@
 /** Compiled validators: a subpath, so browser bundles that only need descriptors stay free of ajv. */
-export { isFunctionName, isValidOutput, validateInput } from './catalog/validators.js';
+export { isFunctionName, isValidOutput, validateCall, validateInput } from './catalog/validators.js';
 export { compileToolSchema, describeSchemaErrors, validateHubBody } from './hub-api/validators.js';

@@ -2,9 +2,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogDescriptors, descriptorsFor, findDescriptor } from '../src/catalog/descriptors.js';
+import { collectionOf, requestIdOf } from '../src/catalog/identifiers.js';
+import { isMutatingCall, isMutatingFunction, MUTATING_FUNCTIONS } from '../src/catalog/mutations.js';
 import { findOperation, OPERATIONS } from '../src/catalog/operations.js';
 import { FUNCTION_NAMES, ID_PATTERN, REQUEST_ID_PATTERN } from '../src/catalog/schemas.js';
-import { isFunctionName, isValidOutput, validateInput } from '../src/catalog/validators.js';
+import type { MutatingFunction } from '../src/catalog/types.js';
+import { isFunctionName, isValidOutput, validateCall, validateInput } from '../src/catalog/validators.js';
 
 const COMBINATORS = ['oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', '$ref', 'dependentSchemas'];
 
@@ -82,6 +85,46 @@ describe('catalog', () => {
         idempotent: true,
       });
       expect(findDescriptor(name)?.inputSchema.required).toContain('requestId');
+    }
+  });
+
+  it('states the mutating functions once: those whose hints are not read-only', () => {
+    expect(MUTATING_FUNCTIONS).toEqual(['item_write', 'item_delete']);
+    expect(MUTATING_FUNCTIONS).toEqual(OPERATIONS.filter((o) => !o.hints.readOnly).map((o) => o.name));
+    expect(Object.isFrozen(MUTATING_FUNCTIONS)).toBe(true);
+    // The type names the same set: every member of it is in the list, and the list holds nothing else.
+    const everyType: Record<MutatingFunction, true> = { item_write: true, item_delete: true };
+    expect(Object.keys(everyType).sort()).toEqual([...MUTATING_FUNCTIONS].sort());
+    for (const name of FUNCTION_NAMES) {
+      expect(isMutatingFunction(name), name).toBe(!findOperation(name)!.hints.readOnly);
+    }
+    expect(isMutatingFunction('toString')).toBe(false);
+    const write = {
+      collection: 'n',
+      item: 'i',
+      requestId: 'req-00000001',
+      ifNoneMatch: '*',
+      content: { body: '' },
+    };
+    expect(isMutatingCall(validateCall('item_write', write))).toBe(true);
+    expect(isMutatingCall(validateCall('items_list', { collection: 'n' }))).toBe(false);
+    expect(validateCall('item_write', write)).toEqual({ name: 'item_write', input: write });
+  });
+
+  it('takes identifiers from an input only when well-formed: never free text', () => {
+    expect(requestIdOf({ requestId: 'req-00000001' })).toBe('req-00000001');
+    expect(collectionOf({ collection: 'notes' })).toBe('notes');
+    for (const input of [
+      { requestId: 'short', collection: 'has space' },
+      { requestId: 'req-00000001 <b>x</b>', collection: '-leading' },
+      { requestId: 42, collection: ['notes'] },
+      ['req-00000001'],
+      'notes',
+      null,
+      undefined,
+    ]) {
+      expect(requestIdOf(input)).toBeUndefined();
+      expect(collectionOf(input)).toBeUndefined();
     }
   });
 

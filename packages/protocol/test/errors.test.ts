@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { ERROR_CODES, type ErrorCode, errorCodes, isErrorCode } from '../src/errors/codes.js';
 import { DioscError, plainText } from '../src/errors/diosc-error.js';
+import { isLocalErrorCode, LOCAL_ERROR_CODES, localErrorCodes } from '../src/errors/local-codes.js';
+import { LocalError } from '../src/errors/local-error.js';
 
 const DOC = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
 
@@ -46,6 +48,53 @@ describe('error table', () => {
     }
     expect(isErrorCode('nope')).toBe(false);
     expect(isErrorCode('toString')).toBe(false);
+  });
+});
+
+/** The rows of the "Local errors" table: | `code` | thrown as | meaning | (no status: never on the wire). */
+function documentedLocalCodes() {
+  const section = DOC.slice(DOC.indexOf('## Local errors'));
+  const rows = new Map<string, string>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    const code = /^`([a-z_]+)`$/.exec(cells[1] ?? '')?.[1];
+    if (!code || cells.length !== 5) continue;
+    expect(rows.has(code), `${code} is documented twice`).toBe(false);
+    rows.set(code, cells[3]!);
+  }
+  return rows;
+}
+
+describe('local error table', () => {
+  it('documents every local code in docs/errors.md, and nothing else; no code is both local and wire', () => {
+    expect(DOC).toContain('## Local errors');
+    const documented = documentedLocalCodes();
+    expect([...documented.keys()].sort()).toEqual(Object.keys(LOCAL_ERROR_CODES).sort());
+    for (const meaning of documented.values()) expect(meaning.length).toBeGreaterThan(20);
+    for (const code of localErrorCodes) {
+      expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(isErrorCode(code), `${code} is also a wire code`).toBe(false);
+      expect(isLocalErrorCode(code)).toBe(true);
+      expect(plainText(LOCAL_ERROR_CODES[code].message)).toBe(LOCAL_ERROR_CODES[code].message);
+    }
+    expect(isLocalErrorCode('internal')).toBe(false);
+  });
+
+  it('LocalError is branded: a separate copy of the module recognises it, look-alikes are refused', async () => {
+    vi.resetModules();
+    const copy = await import('../src/errors/local-error.js');
+    expect(copy.LocalError).not.toBe(LocalError);
+    const foreign = new copy.LocalError('transport_failed', undefined, {
+      cause: new TypeError('Failed to fetch'),
+    });
+    expect(foreign instanceof LocalError).toBe(false);
+    expect(LocalError.isInstance(foreign)).toBe(true);
+    expect(LocalError.hasCode(foreign, 'transport_failed')).toBe(true);
+    expect(LocalError.hasCode(foreign, 'registration_failed')).toBe(false);
+    expect(foreign.message).toBe(LOCAL_ERROR_CODES.transport_failed.message);
+    expect(LocalError.isInstance(new DioscError('internal'))).toBe(false);
+    expect(LocalError.isInstance(Object.assign(new Error('x'), { code: 'transport_failed' }))).toBe(false);
+    expect(LocalError.isInstance(null)).toBe(false);
   });
 });
 

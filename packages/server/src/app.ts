@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createAccounts } from './account/accounts.js';
 import { createAccountCore } from './account/core.js';
 import type { AccountLimits } from './account/limits.js';
+import { createSessions } from './auth/sessions.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import { createConnections } from './connections/connections.js';
@@ -14,6 +16,9 @@ import { ownerPlugin } from './owner/plugin.js';
 import { portalShellPlugin } from './portal-shell/plugin.js';
 import type { Store } from './store/dialect.js';
 import { createUsageLog } from './usage/usage-log.js';
+
+// Re-exported so every declaration consumer of `buildApp` also gets the `app.diosc` augmentation.
+export type { DioscContext };
 
 export interface BuildAppOptions {
   config: ServerConfig;
@@ -49,6 +54,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     store: options.store,
     clock,
     core: createAccountCore({ store: options.store, clock, limits: options.limits }),
+    accounts: createAccounts(options.store.db),
+    sessions: createSessions(options.store.db, clock),
     connections: createConnections(options.store.db, clock),
     usage: createUsageLog(options.store.db, clock),
   };

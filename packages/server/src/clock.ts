@@ -5,8 +5,13 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock that only moves when told to. */
-export function manualClock(start = Date.UTC(2026, 10, 29, 12)): Clock & { advance(ms: number): void } {
+/** What tests hold: a clock and the hand that moves it. */
+export interface ManualClock extends Clock {
+  advance(ms: number): void;
+}
+
+/** A clock that only moves when told to: expiries are tested by moving it, never by waiting. */
+export function manualClock(start = Date.UTC(2026, 10, 29, 12)): ManualClock {
   let current = start;
   return {
     now: () => current,

@@ -1,4 +1,6 @@
+import type { Accounts } from './account/accounts.js';
 import type { AccountCore } from './account/core.js';
+import type { Sessions } from './auth/sessions.js';
 import type { Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import type { Connections } from './connections/connections.js';
@@ -13,6 +15,8 @@ export interface DioscContext {
   store: Store;
   core: AccountCore;
   clock: Clock;
+  accounts: Accounts;
+  sessions: Sessions;
   connections: Connections;
   usage: UsageLog;
   /** The assistant hub, once its plugin is registered. */

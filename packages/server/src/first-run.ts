@@ -1,5 +1,6 @@
-import { createAccount, findAccountByEmail } from './account/accounts.js';
+import { createAccounts } from './account/accounts.js';
 import { seedDemoData } from './account/demo-data.js';
+import { hashPassword } from './auth/passwords.js';
 import { randomSecret } from './auth/secrets.js';
 import type { Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
@@ -15,14 +16,14 @@ export interface FirstRunResult {
 
 /** Creates the owner account and the demo collections if the store has no owner yet. */
 export async function ensureOwner(store: Store, config: ServerConfig, clock: Clock): Promise<FirstRunResult> {
-  const existing = await findAccountByEmail(store.db, config.ownerEmail);
+  const accounts = createAccounts(store.db);
+  const existing = await accounts.findByEmail(config.ownerEmail);
   if (existing) return { accountId: existing.id, email: existing.email, created: false };
   const generatedPassword = config.ownerPassword ? undefined : randomSecret(12);
   const password = config.ownerPassword ?? generatedPassword!;
   const now = clock.now();
-  const accountId = await createAccount(
-    store.db,
-    { email: config.ownerEmail, displayName: 'Owner', password },
+  const accountId = await accounts.create(
+    { email: config.ownerEmail, displayName: 'Owner', passwordHash: await hashPassword(password) },
     now,
   );
   await seedDemoData(store.db, accountId, now);

@@ -1,7 +1,7 @@
 export type { CallerContext, Grant } from './account/caller.js';
 export type { AccountCore, CoreResult } from './account/core.js';
 export { createAccountCore } from './account/core.js';
-export type { BuildAppOptions } from './app.js';
+export type { BuildAppOptions, DioscContext } from './app.js';
 export { buildApp } from './app.js';
 export type { Clock } from './clock.js';
 export { manualClock, systemClock } from './clock.js';

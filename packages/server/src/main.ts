@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { startReceiptPruner } from './account/receipt-pruner.js';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
@@ -6,15 +5,12 @@ import { loadConfig } from './config.js';
 import { ensureOwner } from './first-run.js';
 import { applyAssistantsFile } from './hub/assistants/assistants-file.js';
 import { ensureDemoAssistant } from './hub/assistants/demo-assistant.js';
-import { openStore } from './store/dialect.js';
+import { openConfiguredStore, sqlitePathOf } from './store/configured-store.js';
 
 /** `npm start`: open (or create) the store, make sure the owner exists, serve, and shut down cleanly. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    sqlitePath: join(config.dataDir, 'diosc.sqlite'),
-  });
+  const store = await openConfiguredStore(config);
   const owner = await ensureOwner(store, config, systemClock);
   const app = await buildApp({ config, store });
   const stopPruner = startReceiptPruner({
@@ -39,7 +35,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `  Diosc is running at ${url}`,
-    `  Store: ${store.dialect === 'sqlite' ? join(config.dataDir, 'diosc.sqlite') : 'PostgreSQL (DATABASE_URL)'}`,
+    `  Store: ${store.dialect === 'sqlite' ? sqlitePathOf(config) : 'PostgreSQL (DATABASE_URL)'}`,
   ];
   if (owner.generatedPassword) {
     lines.push(`  Sign in as ${owner.email} with password: ${owner.generatedPassword}`);

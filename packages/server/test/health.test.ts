@@ -1,5 +1,5 @@
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
 
 describe('server skeleton', () => {
   let server: TestServer;

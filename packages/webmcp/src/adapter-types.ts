@@ -1,4 +1,4 @@
-import type { ErrorCode, FunctionName } from '@diosc/protocol';
+import type { ErrorCode, FunctionName, LocalErrorCode } from '@diosc/protocol';
 import type { DetectedModelContext } from './model-context.js';
 import type { OwnerBrowserApi, ReviewReceipt } from './owner-api-types.js';
 
@@ -16,7 +16,7 @@ export interface AdapterState {
   /** Plain-text reason, for `failure` and the revocations that caused the state. */
   reason?: string;
   /** The stable error code behind `failure`/`expired-session`, when there is one. */
-  code?: ErrorCode | 'registration_failed';
+  code?: ErrorCode | LocalErrorCode;
   /** Names of the tools this adapter currently has registered (empty unless `registered`). */
   tools: string[];
   /** The browser-access grant generation the tools were registered for. */
@@ -53,8 +53,8 @@ export interface ActivityEntry {
 /** The window surface the adapter listens to; injected in tests, `globalThis` by default. */
 export interface WindowLike {
   navigator?: { onLine?: boolean };
-  addEventListener(type: string, listener: () => void): void;
-  removeEventListener(type: string, listener: () => void): void;
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  removeEventListener(type: string, listener: (event: Event) => void): void;
 }
 
 export interface WebMcpAdapterOptions {
@@ -62,7 +62,7 @@ export interface WebMcpAdapterOptions {
   modelContext?: DetectedModelContext | null;
   api: OwnerBrowserApi;
   reviewer: Reviewer;
-  /** Default: `globalThis` (for `offline`/`online`/`pagehide` and `navigator.onLine`). */
+  /** Default: `globalThis` (for `offline`/`online`/`pagehide`/`pageshow` and `navigator.onLine`). */
   window?: WindowLike | null;
   /** Re-sync by itself when the browser comes back online after an `offline` revocation. Default true. */
   resumeWhenOnline?: boolean;

@@ -1,27 +1,30 @@
-import { DioscError, type ErrorCode, FUNCTION_NAMES } from '@diosc/protocol';
-import type { AdapterState, RevokeReason, WebMcpAdapter, WebMcpAdapterOptions } from './adapter-types.js';
+import { DioscError, type ErrorCode, FUNCTION_NAMES, type ToolDescriptor } from '@diosc/protocol';
+import type { WebMcpAdapter, WebMcpAdapterOptions } from './adapter-types.js';
 import { createExecute, type InvocationScope } from './invocation.js';
+import { initialLifecycle, isLive, transition } from './lifecycle.js';
+import type { LifecycleEffect, LifecycleEvent } from './lifecycle-types.js';
 import { detectModelContext } from './model-context.js';
 import { type Registration, RegistrationFailed, registerTools } from './registration.js';
-import { defaultWindow, ENDED_MESSAGES, REVOKED, SESSION_CODES, watchWindow } from './revocation.js';
+import { defaultWindow, ENDED_MESSAGES, watchWindow } from './revocation.js';
 import { toolFromDescriptor } from './tool-from-descriptor.js';
 import { toolFailure } from './tool-result.js';
 
-/** The registration the page currently exposes. Callbacks compare their epoch with `live.epoch`. */
-interface Live {
-  epoch: number;
-  /** Set when this registration ends: the code its retained callbacks answer with from then on. */
-  end(code: ErrorCode): void;
-  registration: Registration;
+/** What the shell holds for one registration: the platform's handle and its callbacks' fate. */
+interface Installed {
   controller: AbortController;
-  generation: number;
-  sessionGeneration: number;
+  /** The code its callbacks answer with once it has ended. */
+  endedWith: ErrorCode;
+  ended: boolean;
+  registration: Registration | null;
 }
+
+const isCatalogTool = (tool: ToolDescriptor) => (FUNCTION_NAMES as readonly string[]).includes(tool.name);
 
 /**
  * Registers the owner's browser tools with the platform's WebMCP API and keeps them tied to one
- * enabled session: every revocation bumps `epoch`, which every retained callback and every pending
- * sync compares after each await, so nothing late can restore an old context.
+ * enabled session. The decisions are the pure `transition` of `lifecycle.ts`; this shell only
+ * performs its effects (the descriptors request, registration, removal, publishing the state) and
+ * feeds their results back, so nothing late can restore an old context.
  *
  * @example
  * const adapter = createWebMcpAdapter({ api, reviewer, onStateChange: render });
@@ -31,171 +34,142 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
   const platform = options.modelContext === undefined ? detectModelContext() : options.modelContext;
   const win = options.window === undefined ? defaultWindow() : options.window;
   const now = options.now ?? (() => new Date());
-  let state: AdapterState = Object.freeze({ status: platform ? 'disabled' : 'unsupported', tools: [] });
-  let epoch = 0;
-  let syncSeq = 0;
-  let live: Live | null = null;
-  let sessionGeneration: number | null = null;
-  let disposed = false;
   const isOffline = () => win?.navigator?.onLine === false;
-  /** Aborts the descriptors request of the sync in progress when it is revoked or overtaken. */
-  let pendingSync: AbortController | null = null;
+  let machine = initialLifecycle(platform !== null);
+  let load: AbortController | null = null;
+  const installed = new Map<number, Installed>();
+  let unwatch = () => {};
 
-  const setState = (next: AdapterState) => {
-    state = Object.freeze({ ...next, tools: Object.freeze([...next.tools]) as string[] });
-    options.onStateChange?.(state);
-  };
+  /** Applies one event, then performs its effects; settles when the work they started is done. */
+  async function dispatch(event: LifecycleEvent<ToolDescriptor>): Promise<void> {
+    const step = transition(machine, event);
+    machine = step.state;
+    await Promise.all(step.effects.map(perform));
+  }
 
-  const teardown = (code: ErrorCode) => {
-    epoch++;
-    const previous = live;
-    live = null;
-    previous?.end(code);
-    previous?.controller.abort(new DOMException('The Diosc browser tools were revoked.', 'AbortError'));
-    previous?.registration.remove();
-  };
-
-  const revoke = (reason: RevokeReason, detail?: { reason?: string; code?: ErrorCode }) => {
-    if (!platform) return;
-    syncSeq++;
-    pendingSync?.abort();
-    pendingSync = null;
-    teardown(detail?.code && SESSION_CODES.has(detail.code) ? 'session_expired' : REVOKED[reason].code);
-    if (reason !== 'offline') sessionGeneration = null;
-    const revoked = REVOKED[reason];
-    setState({
-      status: revoked.status,
-      reason: detail?.reason ?? revoked.reason,
-      code: detail?.code,
-      tools: [],
-    });
-  };
-
-  const scopeFor = (
-    myEpoch: number,
-    generation: number,
-    controller: AbortController,
-    ended: () => ErrorCode,
-  ): InvocationScope => ({
-    api: options.api,
-    reviewer: options.reviewer,
-    generation,
-    revoked: controller.signal,
-    isLive: () => !disposed && epoch === myEpoch && live?.epoch === myEpoch,
-    refusal: () => toolFailure(ended(), ENDED_MESSAGES[ended()]),
-    onServerRefusal: (error) => {
-      if (epoch !== myEpoch) return;
-      const detail = { reason: error.message, code: error.code };
-      revoke(SESSION_CODES.has(error.code) ? 'session-replaced' : 'disabled', detail);
-    },
-    report: (entry) => options.onActivity?.({ ...entry, time: now().toISOString() }),
-  });
-
-  async function sync(expected: number): Promise<AdapterState> {
-    if (!platform || disposed) return state;
-    const seq = ++syncSeq;
-    const startEpoch = epoch;
-    sessionGeneration = expected;
-    const stale = () => disposed || seq !== syncSeq || epoch !== startEpoch;
-    if (isOffline()) {
-      revoke('offline');
-      return state;
+  async function perform(effect: LifecycleEffect<ToolDescriptor>): Promise<void> {
+    switch (effect.type) {
+      case 'publish':
+        options.onStateChange?.(effect.state);
+        return;
+      case 'cancel-load':
+        load?.abort();
+        load = null;
+        return;
+      case 'load':
+        return loadTools(effect.seq);
+      case 'register':
+        return register(effect.epoch, effect.generation, effect.tools);
+      case 'end':
+        return end(effect.epoch, effect.code);
+      case 'unwatch':
+        unwatch();
+        return;
     }
-    pendingSync?.abort();
+  }
+
+  async function loadTools(seq: number): Promise<void> {
+    load?.abort();
     const request = new AbortController();
-    pendingSync = request;
-    let view: Awaited<ReturnType<typeof options.api.descriptors>>;
+    load = request;
+    let event: LifecycleEvent<ToolDescriptor>;
     try {
-      view = await options.api.descriptors(request.signal);
+      const view = await options.api.descriptors(request.signal);
+      // Only catalog operations: the adapter knows which of them need review, and nothing else is a tool.
+      const tools = view.tools.filter(isCatalogTool);
+      event = {
+        type: 'loaded',
+        seq,
+        tools,
+        generation: view.generation,
+        sessionGeneration: view.sessionGeneration,
+      };
     } catch (error) {
-      if (stale()) return state;
-      if (isOffline()) {
-        revoke('offline');
-        return state;
-      }
       const code = DioscError.isInstance(error) ? error.code : 'internal';
       const reason = error instanceof Error ? error.message : 'The tool descriptors could not be loaded.';
-      teardown(SESSION_CODES.has(code) ? 'session_expired' : 'not_enabled');
-      if (code === 'not_enabled') setState({ status: 'disabled', tools: [] });
-      else if (SESSION_CODES.has(code)) {
-        sessionGeneration = null;
-        setState({ status: 'expired-session', reason, code, tools: [] });
-      } else setState({ status: 'failure', reason, code, tools: [] });
-      return state;
+      event = { type: 'load-failed', seq, offline: isOffline(), code, reason };
     }
-    if (pendingSync === request) pendingSync = null;
-    if (stale()) return state;
-    if (view.sessionGeneration !== expected) {
-      revoke('session-replaced');
-      return state;
-    }
-    // Only catalog operations: the adapter knows which of them need review, and nothing else is a tool.
-    const descriptors = view.tools.filter((tool) =>
-      (FUNCTION_NAMES as readonly string[]).includes(tool.name),
-    );
-    const names = descriptors.map((tool) => tool.name);
-    if (
-      live &&
-      live.generation === view.generation &&
-      live.sessionGeneration === expected &&
-      live.registration.names.join() === names.join()
-    ) {
-      return state;
-    }
-    teardown('generation_changed');
-    const myEpoch = epoch;
-    const controller = new AbortController();
-    let endedWith: ErrorCode = 'not_enabled';
-    const scope = scopeFor(myEpoch, view.generation, controller, () => endedWith);
+    if (load === request) load = null;
+    await dispatch(event);
+  }
+
+  async function register(epoch: number, generation: number, descriptors: readonly ToolDescriptor[]) {
+    const own: Installed = {
+      controller: new AbortController(),
+      endedWith: 'not_enabled',
+      ended: false,
+      registration: null,
+    };
+    installed.set(epoch, own);
+    const scope: InvocationScope = {
+      api: options.api,
+      reviewer: options.reviewer,
+      generation,
+      revoked: own.controller.signal,
+      isLive: () => isLive(machine, epoch),
+      refusal: () => toolFailure(own.endedWith, ENDED_MESSAGES[own.endedWith]),
+      onServerRefusal: (error) =>
+        void dispatch({ type: 'refused', epoch, code: error.code, reason: error.message }),
+      report: (entry) => options.onActivity?.({ ...entry, time: now().toISOString() }),
+    };
     const tools = descriptors.map((descriptor) =>
       toolFromDescriptor(descriptor, createExecute(descriptor.name, scope)),
     );
+    let event: LifecycleEvent<ToolDescriptor>;
     try {
-      const registration = await registerTools(platform, tools, () => disposed || epoch !== myEpoch);
-      if (!registration || disposed || epoch !== myEpoch) return state;
-      live = {
-        epoch: myEpoch,
-        end: (code) => {
-          endedWith = code;
-        },
-        registration,
-        controller,
-        generation: view.generation,
-        sessionGeneration: expected,
-      };
-      setState({ status: 'registered', tools: [...registration.names], generation: view.generation });
+      const registration = await registerTools(
+        platform!,
+        tools,
+        () => machine.disposed || machine.epoch !== epoch,
+      );
+      // Cancelled part-way: it has removed whatever it installed.
+      if (!registration) return;
+      if (own.ended) registration.remove();
+      else own.registration = registration;
+      event = { type: 'registered', epoch, names: registration.names };
     } catch (error) {
-      if (disposed || epoch !== myEpoch) return state;
-      const reason = error instanceof RegistrationFailed ? error.message : 'Registering the tools failed.';
-      setState({ status: 'failure', reason, code: 'registration_failed', tools: [] });
+      const reason = RegistrationFailed.isInstance(error) ? error.message : 'Registering the tools failed.';
+      event = { type: 'registration-failed', epoch, reason };
     }
-    return state;
+    await dispatch(event);
   }
 
-  const unwatch =
-    platform && win
-      ? watchWindow(win, {
-          offline: () => revoke('offline'),
-          online: () => {
-            if (state.status !== 'offline' || sessionGeneration === null) return;
-            if (options.resumeWhenOnline !== false) void sync(sessionGeneration);
-          },
-          pagehide: () => revoke('teardown'),
-        })
-      : () => {};
+  function end(epoch: number, code: ErrorCode): void {
+    const own = installed.get(epoch);
+    if (!own) return;
+    installed.delete(epoch);
+    own.endedWith = code;
+    own.ended = true;
+    own.controller.abort(new DOMException('The Diosc browser tools were revoked.', 'AbortError'));
+    own.registration?.remove();
+  }
+
+  if (platform && win) {
+    unwatch = watchWindow(win, {
+      offline: () => void dispatch({ type: 'revoke', reason: 'offline' }),
+      online: () => {
+        if (options.resumeWhenOnline !== false) void dispatch({ type: 'online', offline: isOffline() });
+      },
+      pagehide: () => void dispatch({ type: 'revoke', reason: 'teardown' }),
+      pageshow: (event) =>
+        void dispatch({
+          type: 'pageshow',
+          persisted: (event as Partial<PageTransitionEvent>).persisted === true,
+          offline: isOffline(),
+        }),
+    });
+  }
 
   return {
     get state() {
-      return state;
+      return machine.view;
     },
-    sync,
-    disable: () => revoke('disabled'),
-    revoke: (reason) => revoke(reason),
-    dispose() {
-      if (disposed) return;
-      revoke('teardown');
-      disposed = true;
-      unwatch();
+    async sync(sessionGeneration) {
+      await dispatch({ type: 'sync', sessionGeneration, offline: isOffline() });
+      return machine.view;
     },
+    disable: () => void dispatch({ type: 'revoke', reason: 'disabled' }),
+    revoke: (reason) => void dispatch({ type: 'revoke', reason }),
+    dispose: () => void dispatch({ type: 'dispose' }),
   };
 }

@@ -11,6 +11,15 @@ export type {
   WebMcpAdapterOptions,
   WindowLike,
 } from './adapter-types.js';
+export { initialLifecycle, isLive, transition } from './lifecycle.js';
+export type {
+  LifecycleEffect,
+  LifecycleEvent,
+  LifecycleState,
+  LifecycleStep,
+  Named,
+  RegistrationKey,
+} from './lifecycle-types.js';
 export type {
   DetectedModelContext,
   LegacyModelContextLike,

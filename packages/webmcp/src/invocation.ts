@@ -1,6 +1,14 @@
-import { DioscError, type FunctionName, ID_PATTERN, REQUEST_ID_PATTERN } from '@diosc/protocol';
+import {
+  canonicalJson,
+  collectionOf,
+  DioscError,
+  type FunctionName,
+  isMutatingFunction,
+  isPlainObject,
+  requestIdOf,
+} from '@diosc/protocol';
 import type { ActivityEntry, Reviewer } from './adapter-types.js';
-import { canonicalJson, frozenCopy, isPlainObject } from './frozen-copy.js';
+import { frozenCopy } from './frozen-copy.js';
 import type { ToolExecuteCallback } from './model-context.js';
 import type { OwnerBrowserApi, ToolCall } from './owner-api-types.js';
 import { anySignal, untilAborted } from './signals.js';
@@ -21,16 +29,6 @@ export interface InvocationScope {
   report(entry: Omit<ActivityEntry, 'time'>): void;
 }
 
-const WRITES: ReadonlySet<FunctionName> = new Set(['item_write', 'item_delete']);
-const ID = new RegExp(ID_PATTERN);
-const REQUEST_ID = new RegExp(REQUEST_ID_PATTERN);
-
-/** Only well-formed identifiers reach activity entries and error messages — never free text. */
-function identifier(input: unknown, key: string, pattern: RegExp): string | undefined {
-  const value = isPlainObject(input) ? input[key] : undefined;
-  return typeof value === 'string' && pattern.test(value) ? value : undefined;
-}
-
 /** Why a call stopped, known to the flow; mapped to a code once, at the end. */
 class Stop extends Error {
   constructor(readonly failure: DioscError) {
@@ -46,12 +44,14 @@ class Stop extends Error {
 export function createExecute(tool: FunctionName, scope: InvocationScope): ToolExecuteCallback {
   return async (rawInput, options) => {
     const signal = options?.signal ?? new AbortController().signal;
-    const collection = identifier(rawInput, 'collection', ID);
-    const requestId = identifier(rawInput, 'requestId', REQUEST_ID);
+    // Only well-formed identifiers reach activity entries and error messages — never free text.
+    const collection = collectionOf(rawInput);
+    const requestId = requestIdOf(rawInput);
+    const write = isMutatingFunction(tool);
     let dispatched = false;
     const check = () => {
       if (!scope.isLive()) {
-        if (dispatched && WRITES.has(tool)) {
+        if (dispatched && write) {
           throw new Stop(
             toolFailure(
               'uncertain',
@@ -64,9 +64,7 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
       }
       if (signal.aborted) {
         throw new Stop(
-          dispatched && WRITES.has(tool)
-            ? toolFailure('uncertain', undefined, requestId)
-            : toolFailure('cancelled'),
+          dispatched && write ? toolFailure('uncertain', undefined, requestId) : toolFailure('cancelled'),
         );
       }
     };
@@ -78,7 +76,7 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
       const io = anySignal([signal, scope.revoked]);
       let result: unknown;
       try {
-        result = WRITES.has(tool)
+        result = write
           ? await reviewed(call, io.signal, scope, check, () => {
               dispatched = true;
             })
@@ -90,7 +88,7 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
       scope.report({ tool, collection, outcome: 'ok', requestId });
       return toolResult(result) satisfies ToolResult;
     } catch (error) {
-      const failure = explain(error, dispatched && WRITES.has(tool), requestId, scope, check);
+      const failure = explain(error, dispatched && write, requestId, scope, check);
       const outcome =
         failure.code === 'declined' || failure.code === 'cancelled' || failure.code === 'uncertain'
           ? failure.code

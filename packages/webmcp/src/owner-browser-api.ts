@@ -1,8 +1,7 @@
 import type { OwnerBrowserApi } from './owner-api-types.js';
-import { createOwnerRequest, type OwnerRequestOptions, TransportFailure } from './owner-request.js';
+import { createOwnerRequest, type OwnerRequestOptions } from './owner-request.js';
 
 export type OwnerBrowserApiOptions = Omit<OwnerRequestOptions, 'onRefusal'>;
-export { TransportFailure };
 
 /**
  * The owner API's browser-access endpoints, over `createOwnerRequest`.

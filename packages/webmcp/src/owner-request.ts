@@ -1,4 +1,4 @@
-import { DioscError, isErrorCode, type WireError } from '@diosc/protocol';
+import { DioscError, isErrorCode, LocalError, type WireError } from '@diosc/protocol';
 
 export interface OwnerRequestOptions {
   /** Origin + path prefix of the server; '' (default) means this page's origin. */
@@ -18,13 +18,18 @@ export type OwnerRequest = <T>(
 ) => Promise<T>;
 
 /**
- * Thrown when `fetch` itself failed (no HTTP answer). Callers decide what that means: before a write
- * was sent it is a plain failure; after, the outcome is uncertain.
+ * Thrown when `fetch` itself failed (no HTTP answer): local error `transport_failed`. Callers decide
+ * what that means: before a write was sent it is a plain failure; after, the outcome is uncertain.
+ * Check with `TransportFailure.isInstance` (branded: it holds across bundled copies).
  */
-export class TransportFailure extends Error {
+export class TransportFailure extends LocalError {
   constructor(cause: unknown) {
-    super('The browser could not reach the server.', { cause });
+    super('transport_failed', undefined, { cause });
     this.name = 'TransportFailure';
+  }
+
+  static override isInstance(value: unknown): value is TransportFailure {
+    return LocalError.hasCode(value, 'transport_failed');
   }
 }
 

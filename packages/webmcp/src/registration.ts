@@ -1,3 +1,4 @@
+import { LocalError } from '@diosc/protocol';
 import type { DetectedModelContext, WebMcpTool } from './model-context.js';
 
 /** What one successful registration installed, and how to take exactly that back. */
@@ -7,15 +8,22 @@ export interface Registration {
   remove(): void;
 }
 
-/** A registration that failed part-way. Everything it had installed is already removed. */
-export class RegistrationFailed extends Error {
-  constructor(
-    readonly toolName: string,
-    cause: unknown,
-  ) {
+/**
+ * A registration that failed part-way (local error `registration_failed`). Everything it had
+ * installed is already removed. Check with `RegistrationFailed.isInstance`.
+ */
+export class RegistrationFailed extends LocalError {
+  readonly toolName: string;
+
+  constructor(toolName: string, cause: unknown) {
     const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-    super(`Registering ${toolName} failed (${detail}).`, { cause });
+    super('registration_failed', `Registering ${toolName} failed (${detail}).`, { cause });
     this.name = 'RegistrationFailed';
+    this.toolName = toolName;
+  }
+
+  static override isInstance(value: unknown): value is RegistrationFailed {
+    return LocalError.hasCode(value, 'registration_failed');
   }
 }
 

@@ -32,13 +32,13 @@ export function defaultWindow(): WindowLike | null {
 }
 
 /**
- * Listens for the browser events that revoke the local execution context: going offline, coming
- * back (to re-sync), and page teardown (`pagehide`, which also covers entering the back/forward cache).
- * Returns the function that stops listening.
+ * Listens for the browser events that revoke or restore the local execution context: going offline
+ * and coming back, page teardown (`pagehide`, which also covers entering the back/forward cache) and
+ * the return from that cache (`pageshow` with `persisted`). Returns the function that stops listening.
  */
 export function watchWindow(
   win: WindowLike,
-  handlers: { offline: () => void; online: () => void; pagehide: () => void },
+  handlers: Record<'offline' | 'online' | 'pagehide' | 'pageshow', (event: Event) => void>,
 ): () => void {
   const entries = Object.entries(handlers);
   for (const [type, listener] of entries) win.addEventListener(type, listener);

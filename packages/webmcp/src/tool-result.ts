@@ -1,15 +1,9 @@
-import { DioscError, type ErrorCode, plainText } from '@diosc/protocol';
-import { TransportFailure } from './owner-browser-api.js';
+import { DioscError, type ErrorCode, plainText, type ToolResult, toolResult } from '@diosc/protocol';
+import { TransportFailure } from './owner-request.js';
 
 /** What an execute callback resolves with: the same bounded data `/mcp`'s `tools/call` returns. */
-export interface ToolResult {
-  content: { type: 'text'; text: string }[];
-  structuredContent: unknown;
-}
-
-export function toolResult(result: unknown): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
-}
+export type { ToolResult };
+export { toolResult };
 
 /**
  * A failure the agent can branch on: a `DioscError` whose message starts with the stable code, because
@@ -28,6 +22,6 @@ export function asToolFailure(error: unknown): DioscError {
     if (error.message.startsWith(`${error.code}:`)) return error;
     return toolFailure(error.code, error.message);
   }
-  if (error instanceof TransportFailure) return toolFailure('internal', error.message);
+  if (TransportFailure.isInstance(error)) return toolFailure('internal', error.message);
   return toolFailure('internal', 'The tool failed unexpectedly.');
 }

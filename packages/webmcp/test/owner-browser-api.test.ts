@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { DioscError } from '@diosc/protocol';
-import { describe, expect, it } from 'vitest';
-import { createOwnerBrowserApi, TransportFailure } from '../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createOwnerBrowserApi, RegistrationFailed, TransportFailure } from '../src/index.js';
 
 /** A double of `fetch` (the HTTP seam) that records each request and answers with a scripted Response. */
 function recordingFetch(answer: () => Response | Promise<Response>) {
@@ -73,5 +73,30 @@ describe('createOwnerBrowserApi', () => {
       }) as typeof globalThis.fetch,
     });
     expect(await offline.descriptors().catch((e: unknown) => e)).toBeInstanceOf(TransportFailure);
+  });
+});
+
+describe('local errors of the adapter', () => {
+  it('are branded: a second bundled copy of @diosc/webmcp recognises them, and each its own code only', async () => {
+    vi.resetModules();
+    // A fresh module registry evaluates webmcp and protocol again: second classes, as a second bundle has.
+    const copy = await import('../src/index.js');
+    expect(copy.TransportFailure).not.toBe(TransportFailure);
+    const lost = new copy.TransportFailure(new TypeError('Failed to fetch'));
+    expect(lost instanceof TransportFailure).toBe(false);
+    expect(TransportFailure.isInstance(lost)).toBe(true);
+    expect(RegistrationFailed.isInstance(lost)).toBe(false);
+    expect(lost).toMatchObject({ code: 'transport_failed', name: 'TransportFailure' });
+    expect((lost.cause as Error).message).toBe('Failed to fetch');
+
+    const refused = new copy.RegistrationFailed(
+      'item_read',
+      new DOMException('Not here.', 'NotAllowedError'),
+    );
+    expect(RegistrationFailed.isInstance(refused)).toBe(true);
+    expect(TransportFailure.isInstance(refused)).toBe(false);
+    expect(refused).toMatchObject({ code: 'registration_failed', toolName: 'item_read' });
+    expect(refused.message).toBe('Registering item_read failed (NotAllowedError: Not here.).');
+    expect(TransportFailure.isInstance(new DioscError('internal'))).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { descriptorsFor } from '@diosc/protocol';
+import { FakeLegacyModelContext, FakeModelContext } from '@diosc/webmcp/testing';
 import { describe, expect, it } from 'vitest';
 import { createWebMcpAdapter, detectModelContext } from '../src/index.js';
-import { FakeLegacyModelContext, FakeModelContext } from './support/fake-model-context.js';
 import { FakeOwnerApi } from './support/fake-owner-api.js';
 import { harness } from './support/harness.js';
 

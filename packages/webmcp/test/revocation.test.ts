@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
+
+import { FakeModelContext } from '@diosc/webmcp/testing';
 import { describe, expect, it } from 'vitest';
 import type { ToolExecuteCallback } from '../src/index.js';
-import { FakeModelContext } from './support/fake-model-context.js';
 import { failure, harness, registeredHarness, settle } from './support/harness.js';
 
 async function registered() {
@@ -74,6 +75,46 @@ describe('offline and teardown', () => {
     adapter.dispose();
     expect((await adapter.sync(api.sessionGeneration)).status).toBe('disabled');
     expect(context.tools.size).toBe(0);
+  });
+});
+
+describe('back/forward cache', () => {
+  it('pageshow with persisted re-syncs what pagehide removed; old callbacks stay dead', async () => {
+    const { adapter, api, context, window, retained } = await registered();
+    window.fire('pagehide', { persisted: true });
+    expect(adapter.state.status).toBe('disabled');
+    expect(context.tools.size).toBe(0);
+    // A fresh navigation's pageshow (not from the cache) changes nothing.
+    window.fire('pageshow', { persisted: false });
+    await settle();
+    expect(adapter.state.status).toBe('disabled');
+    expect(api.count('descriptors')).toBe(1);
+    window.fire('pageshow', { persisted: true });
+    await settle();
+    expect(adapter.state).toMatchObject({ status: 'registered', generation: 1 });
+    expect([...context.tools.keys()]).toEqual(['collections_list', 'items_list', 'item_read', 'item_write']);
+    expect(api.count('descriptors')).toBe(2);
+    expect((await failure(retained({ collection: 'notes' }))).code).toBe('not_enabled');
+    await expect(context.invoke('items_list', { collection: 'notes' })).resolves.toBeTruthy();
+  });
+
+  it('a restore after the session changed elsewhere fails closed; after sign-out it does nothing', async () => {
+    const { adapter, api, context, window } = await registered();
+    window.fire('pagehide', { persisted: true });
+    api.sessionGeneration += 1;
+    window.fire('pageshow', { persisted: true });
+    await settle();
+    expect(adapter.state.status).toBe('expired-session');
+    expect(context.tools.size).toBe(0);
+
+    const signedOut = await registered();
+    signedOut.adapter.revoke('sign-out');
+    signedOut.window.fire('pagehide', { persisted: true });
+    signedOut.window.fire('pageshow', { persisted: true });
+    await settle();
+    expect(signedOut.adapter.state.status).toBe('disabled');
+    expect(signedOut.api.count('descriptors')).toBe(1);
+    expect(signedOut.context.tools.size).toBe(0);
   });
 });
 

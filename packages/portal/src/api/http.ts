@@ -26,7 +26,7 @@ export function createHttp(options: HttpOptions): Http {
     try {
       return await request<T>(method, path, body, signal);
     } catch (error) {
-      if (error instanceof TransportFailure) {
+      if (TransportFailure.isInstance(error)) {
         throw new DioscError('internal', 'The server could not be reached.', { cause: error });
       }
       throw error;

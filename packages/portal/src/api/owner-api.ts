@@ -5,12 +5,15 @@ import type {
   OperationOutputs,
   UsageView,
 } from '@diosc/protocol';
-import type { BrowserAccessView, GrantEntry, SessionView } from '@diosc/webmcp';
+import type { GrantEntry, SessionView } from '@diosc/webmcp';
 import type { Http } from './http.js';
 
 export type { ConnectionView, UsageView };
 
-/** The owner API as the portal's own pages call it (docs/api/owner.md). */
+/**
+ * The owner API as the portal's own pages call it (docs/api/owner.md). Browser access goes through
+ * the WebMCP adapter's own client (`createOwnerBrowserApi`), not through these.
+ */
 export function createOwnerApi(http: Http) {
   return {
     session: (signal?: AbortSignal) => http<SessionView>('GET', '/session', undefined, signal),
@@ -40,10 +43,6 @@ export function createOwnerApi(http: Http) {
     revokeConnection: (id: string) =>
       http<{ connection: ConnectionView }>('DELETE', `/connections/${encodeURIComponent(id)}`),
 
-    browserAccess: () => http<BrowserAccessView>('GET', '/browser-access'),
-    enableBrowserAccess: (selection: GrantEntry[]) =>
-      http<BrowserAccessView>('PUT', '/browser-access', { selection }),
-    disableBrowserAccess: () => http<BrowserAccessView>('DELETE', '/browser-access'),
     browserActivity: () => http<{ entries: UsageView[] }>('GET', '/activity?transport=browser'),
   };
 }

@@ -1,4 +1,4 @@
-import type { DioscError } from '@diosc/protocol';
+import { type DioscError, isMutatingFunction } from '@diosc/protocol';
 import { createHttp } from '../api/http.js';
 import { createOwnerApi, type OwnerApi } from '../api/owner-api.js';
 import { type BrowserTools, createBrowserTools } from '../browser-tools/browser-tools.js';
@@ -34,7 +34,7 @@ export function createPortal(): Portal {
   const toasts = createToasts();
   // The review toast says "being applied"; this one says it happened (or did not).
   browserTools.lastActivity.subscribe((entry) => {
-    if (!entry || (entry.tool !== 'item_write' && entry.tool !== 'item_delete')) return;
+    if (!entry || !isMutatingFunction(entry.tool)) return;
     if (entry.outcome === 'ok')
       toasts.show('success', t('review.applied', { requestId: entry.requestId ?? '' }));
     else if (entry.outcome === 'error' || entry.outcome === 'uncertain')

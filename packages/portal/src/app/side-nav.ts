@@ -19,7 +19,13 @@ const ENTRIES: { path: string; page: Route['page']; label: string; icon: IconNam
     icon: 'apps',
     keys: 'g a',
   },
-  { path: PATHS.automationHub, page: 'automation-hub', label: 'nav.automationHub', icon: 'hub', keys: 'g h' },
+  {
+    path: PATHS.automationHub,
+    page: 'automation-hub',
+    label: 'nav.automationHub',
+    icon: 'automation',
+    keys: 'g h',
+  },
 ];
 
 /** The primary navigation. Each entry is a real link; the current one carries `aria-current`. */

@@ -202,7 +202,7 @@ export class ConnectedAppsPage extends LitElement {
             : html`<span class="badge">${t('apps.browserOff')}</span>`
         }
         <span class="spacer"></span>
-        <a class="btn" href=${PATHS.automationHub}>${icons.hub}${t('apps.openHub')}</a>
+        <a class="btn" href=${PATHS.automationHub}>${icons.automation}${t('apps.openAutomation')}</a>
       </div>
     </section>`;
   }

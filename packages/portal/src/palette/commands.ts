@@ -18,8 +18,8 @@ export function buildCommands(portal: Portal, collections: readonly CollectionRo
   const go = (path: string) => () => portal.router.navigate(path);
   const commands: Command[] = [
     {
-      id: 'go-hub',
-      title: t('palette.commands.hub'),
+      id: 'go-automation',
+      title: t('palette.commands.automation'),
       keywords: 'automation hub browser tools webmcp agent g h',
       group: t('palette.groups.navigate'),
       shortcut: 'g h',

@@ -11,7 +11,7 @@ export const icons = {
   apps: frame(
     svg`<rect x="3" y="3" width="7" height="7" rx="1.5"/><rect x="14" y="3" width="7" height="7" rx="1.5"/><rect x="3" y="14" width="7" height="7" rx="1.5"/><path d="M17.5 14v7M14 17.5h7"/>`,
   ),
-  hub: frame(
+  automation: frame(
     svg`<rect x="3" y="4" width="18" height="13" rx="2"/><path d="M8 21h8M12 17v4M7 9l3 2-3 2M12 13h4"/>`,
   ),
   search: frame(svg`<circle cx="11" cy="11" r="7"/><path d="m20 20-3.5-3.5"/>`),

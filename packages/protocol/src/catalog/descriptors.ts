@@ -1,3 +1,4 @@
+import { deepFreeze } from '../json/deep-freeze.js';
 import { findOperation, OPERATIONS, type OperationDefinition, type OperationHints } from './operations.js';
 import type { FunctionName } from './schemas.js';
 
@@ -24,21 +25,16 @@ export interface ToolDescriptor {
   hints: OperationHints;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
+/** A deep copy of plain JSON (the catalog's schemas are nothing else). */
+const jsonCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 function toDescriptor(operation: OperationDefinition): ToolDescriptor {
   const descriptor: ToolDescriptor = {
     name: operation.name,
     title: operation.title,
     description: operation.description,
-    inputSchema: structuredClone(operation.inputSchema),
-    outputSchema: structuredClone(operation.outputSchema),
+    inputSchema: jsonCopy(operation.inputSchema),
+    outputSchema: jsonCopy(operation.outputSchema),
     annotations: {
       title: operation.title,
       readOnlyHint: operation.hints.readOnly,

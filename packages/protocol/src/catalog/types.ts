@@ -1,4 +1,4 @@
-import type { CollectionFunction, CollectionKind } from './schemas.js';
+import type { CollectionFunction, CollectionKind, FunctionName } from './schemas.js';
 
 /** TypeScript views of the catalog's JSON Schemas (the schemas are the contract; these follow them). */
 export interface MessageMetadata {
@@ -61,4 +61,10 @@ export interface OperationOutputs {
   item_delete: { collection: string; item: string; deleted: boolean };
 }
 
+/** The functions that change data (`MUTATING_FUNCTIONS` lists them from the catalog's hints). */
 export type MutatingFunction = 'item_write' | 'item_delete';
+
+/** A call whose input has passed the catalog: its name and its input's type go together. */
+export type ValidCall<N extends FunctionName = FunctionName> = {
+  [K in N]: { name: K; input: OperationInputs[K] };
+}[N];

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { DioscError } from '../errors/diosc-error.js';
 import { OPERATIONS } from './operations.js';
 import type { FunctionName } from './schemas.js';
-import type { OperationInputs, OperationOutputs } from './types.js';
+import type { OperationInputs, OperationOutputs, ValidCall } from './types.js';
 
 /**
  * Rules one JSON Schema cannot state without top-level combinators, which several model providers
@@ -55,6 +55,14 @@ export function validateInput<N extends FunctionName>(name: N | string, input: u
   const problem = refinements[name as FunctionName]?.(input as Record<string, unknown>);
   if (problem) throw new DioscError('invalid_input', problem);
   return input as OperationInputs[N];
+}
+
+/**
+ * `validateInput` for a call: the name and the validated input together, typed as one of the
+ * catalog's calls, so a dispatcher can index its operations by the name without casts.
+ */
+export function validateCall<N extends FunctionName>(name: N | string, input: unknown): ValidCall<N> {
+  return { name, input: validateInput<N>(name, input) } as ValidCall<N>;
 }
 
 /** True when an operation result matches its output schema (checked in tests and at the MCP seam). */

@@ -1,11 +1,21 @@
 import type { ToolDescriptor } from '../catalog/descriptors.js';
 import type { CollectionFunction, CollectionKind } from '../catalog/schemas.js';
-import type { ItemFull, MessageMetadata } from '../catalog/types.js';
+import type { ItemFull, MessageMetadata, MutatingFunction } from '../catalog/types.js';
 
 /**
  * Wire shapes of the owner API (`docs/api/owner.md`), shared by the server that sends them and the
  * browser packages that read them — defined once, here, so the three cannot drift apart.
  */
+
+/**
+ * The way a call came in, as the usage record names it: `http_mcp` (`/mcp`), `browser` (browser
+ * tools through the owner API), `owner` (the portal's own calls), `hub` (the assistant hub).
+ */
+export const CALL_CHANNELS = ['http_mcp', 'browser', 'owner', 'hub'] as const;
+export type CallChannel = (typeof CALL_CHANNELS)[number];
+
+/** How an app connection reaches the account: a bearer token over HTTP MCP, or one browser session. */
+export type ConnectionTransport = 'http_mcp' | 'browser';
 
 /** One exact grant entry: a collection and the functions allowed on it. */
 export interface GrantEntry {
@@ -44,7 +54,7 @@ export interface ReviewEffects {
 
 export interface ReviewReceipt {
   id: string;
-  tool: 'item_write' | 'item_delete';
+  tool: MutatingFunction;
   input: Record<string, unknown>;
   digest: string;
   expiresAt: string;
@@ -55,7 +65,7 @@ export interface ReviewReceipt {
 export interface ConnectionView {
   id: string;
   displayName: string;
-  transport: 'http_mcp' | 'browser';
+  transport: ConnectionTransport;
   provenance: string;
   grant: GrantEntry[];
   grantGeneration: number;
@@ -69,7 +79,7 @@ export interface ConnectionView {
 export interface UsageView {
   id: string;
   connectionId: string | null;
-  transport: 'http_mcp' | 'browser' | 'owner';
+  transport: CallChannel;
   requestId: string | null;
   tool: string;
   collection: string | null;

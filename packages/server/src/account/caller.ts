@@ -1,4 +1,4 @@
-import type { CollectionFunction } from '@diosc/protocol';
+import type { CallChannel, CollectionFunction } from '@diosc/protocol';
 
 /**
  * What a caller may touch. `all` is the signed-in owner acting in their own portal; `exact` is a
@@ -9,14 +9,13 @@ export type Grant =
   | { kind: 'all' }
   | { kind: 'exact'; collections: Readonly<Record<string, readonly CollectionFunction[]>> };
 
-export type CallerTransport = 'owner' | 'http_mcp' | 'browser' | 'cli';
-
 /** Who is calling, through what, and with what authority. Transports build it; the core trusts only it. */
 export interface CallerContext {
   accountId: string;
   /** Receipt namespace: request IDs are unique per actor. */
   actor: string;
-  via: CallerTransport;
+  /** The way the call came in; the usage record files it under this. */
+  via: CallChannel;
   connectionId?: string;
   grant: Grant;
   signal?: AbortSignal;

@@ -2,7 +2,7 @@ import { type CollectionFunction, type CollectionKind, DioscError } from '@diosc
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { type CallerContext, grantAllows } from './caller.js';
-import { KIND_FUNCTIONS, kindSupports, UNAVAILABLE_REASON } from './kinds.js';
+import { kindSupports, UNAVAILABLE_REASON } from './kinds.js';
 
 export interface CollectionRecord {
   id: string;
@@ -21,6 +21,19 @@ export async function findCollection(
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** Each collection of the account by ID, with its kind (what a grant may name). */
+export async function collectionKinds(
+  db: Kysely<Database>,
+  accountId: string,
+): Promise<ReadonlyMap<string, CollectionKind>> {
+  const rows = await db
+    .selectFrom('collections')
+    .select(['id', 'kind'])
+    .where('account_id', '=', accountId)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.kind]));
 }
 
 /**
@@ -64,8 +77,4 @@ export async function createCollection(
       created_at: now,
     })
     .execute();
-}
-
-export function supportedFunctions(kind: CollectionKind): readonly CollectionFunction[] {
-  return KIND_FUNCTIONS[kind];
 }

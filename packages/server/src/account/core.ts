@@ -1,18 +1,21 @@
-import { DioscError, type FunctionName, type OperationInputs, type OperationOutputs } from '@diosc/protocol';
-import { validateInput } from '@diosc/protocol/validators';
+import {
+  DioscError,
+  type FunctionName,
+  isMutatingCall,
+  type MutatingFunction,
+  type OperationOutputs,
+  type ReviewEffects,
+} from '@diosc/protocol';
+import { validateCall } from '@diosc/protocol/validators';
 import { type Clock, systemClock } from '../clock.js';
 import type { Store } from '../store/dialect.js';
 import { createAdmission } from './admission.js';
 import { createCallRate } from './call-rate.js';
 import type { CallerContext } from './caller.js';
-import { authorizeCollection, type CollectionRecord } from './collections.js';
 import type { OperationContext } from './context.js';
 import { type AccountLimits, DEFAULT_LIMITS } from './limits.js';
-import { collectionsList } from './operations/collections-list.js';
-import { itemDelete } from './operations/item-delete.js';
-import { itemRead } from './operations/item-read.js';
-import { itemWrite } from './operations/item-write.js';
-import { itemsList } from './operations/items-list.js';
+import { authorizeCall, createOperationTable } from './operation-table.js';
+import { previewChange } from './preview.js';
 import { createReceipts } from './receipts.js';
 
 export interface CoreResult<N extends FunctionName = FunctionName> {
@@ -45,39 +48,7 @@ export function createAccountCore(options: AccountCoreOptions) {
   };
   const callRate = createCallRate(limits.callsPerMinutePerCaller, clock);
   const admission = createAdmission(limits.maxConcurrentPerAccount);
-
-  /**
-   * `input` has passed `validateInput(name, …)`; each branch narrows it to its operation's type.
-   * `collection` is the authorized target of a per-collection function (absent for collections_list).
-   */
-  async function dispatch(
-    name: FunctionName,
-    input: unknown,
-    caller: CallerContext,
-    collection: CollectionRecord | undefined,
-  ) {
-    const args = input as OperationInputs[typeof name];
-    if (name === 'collections_list') {
-      return {
-        result: await collectionsList(ctx, args as OperationInputs['collections_list'], caller),
-        replayed: false,
-      };
-    }
-    const target = collection!;
-    switch (name) {
-      case 'items_list':
-        return {
-          result: await itemsList(ctx, args as OperationInputs['items_list'], caller),
-          replayed: false,
-        };
-      case 'item_read':
-        return { result: await itemRead(ctx, args as OperationInputs['item_read'], caller), replayed: false };
-      case 'item_write':
-        return itemWrite(ctx, args as OperationInputs['item_write'], caller, target);
-      case 'item_delete':
-        return itemDelete(ctx, args as OperationInputs['item_delete'], caller);
-    }
-  }
+  const operations = createOperationTable(ctx);
 
   return {
     limits,
@@ -94,20 +65,37 @@ export function createAccountCore(options: AccountCoreOptions) {
       caller: CallerContext,
     ): Promise<CoreResult<N>> {
       callRate.take(caller.actor);
-      const valid = validateInput(name, input);
-      const fn = name as FunctionName;
-      const collection =
-        fn === 'collections_list'
-          ? undefined
-          : await authorizeCollection(ctx.db, caller, (valid as { collection: string }).collection, fn);
+      const call = validateCall<N>(name, input);
+      const work = await authorizeCall(operations, call, caller);
       const release = admission.enter(caller.accountId);
       try {
         if (caller.signal?.aborted) throw new DioscError('cancelled');
-        const outcome = await dispatch(fn, input, caller, collection);
-        return { name: name as N, result: outcome.result as OperationOutputs[N], replayed: outcome.replayed };
+        const { result, replayed } = await work();
+        return { name: call.name, result, replayed };
       } finally {
         release();
       }
+    },
+
+    /**
+     * What a write or delete would do, for review, without doing it: input, authority and kind
+     * rules as `execute` checks them, then the current item and the change. Takes no call-rate or
+     * admission slot (it is one indexed read) and changes nothing, not even a receipt.
+     *
+     * @example
+     * const effects = await core.preview('item_delete', { collection: 'notes', item: 'x', requestId, ifMatch: '3' }, caller);
+     * effects.action === 'delete' && effects.before?.version === '3';
+     */
+    async preview(
+      name: MutatingFunction | string,
+      input: unknown,
+      caller: CallerContext,
+    ): Promise<ReviewEffects> {
+      const call = validateCall(name, input);
+      if (!isMutatingCall(call)) {
+        throw new DioscError('invalid_input', `${call.name} is a read; there is no change to preview.`);
+      }
+      return previewChange(ctx, call, caller);
     },
   };
 }

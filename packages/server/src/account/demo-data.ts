@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { createCollection } from './collections.js';
-import { byteSize } from './item-view.js';
+import { byteSize, insertItemRows } from './item-view.js';
 
 const MINUTE = 60_000;
 
@@ -107,17 +107,15 @@ export async function seedDemoData(db: Kysely<Database>, accountId: string, now:
       at: now - index * 90 * MINUTE,
     })),
   ];
-  await db
-    .insertInto('items')
-    .values(
-      rows.map(({ at, ...row }) => ({
-        ...row,
-        account_id: accountId,
-        version: 1,
-        size_bytes: byteSize(row.content),
-        created_at: at,
-        updated_at: at,
-      })),
-    )
-    .execute();
+  await insertItemRows(
+    db,
+    rows.map(({ at, ...row }) => ({
+      ...row,
+      account_id: accountId,
+      version: 1,
+      size_bytes: byteSize(row.content),
+      created_at: at,
+      updated_at: at,
+    })),
+  );
 }

@@ -43,6 +43,16 @@ export function byteSize(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/** Inserts stored rows as they are (first-run demo data, test and benchmark fixtures), 500 at a time. */
+export async function insertItemRows(db: Kysely<Database>, rows: readonly ItemRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('items')
+      .values(rows.slice(i, i + 500))
+      .execute();
+  }
+}
+
 /** The stored row of one item, or undefined; `db` may be a transaction. */
 export function findItemRow(
   db: Kysely<Database>,

@@ -1,6 +1,7 @@
 import { DioscError } from '@diosc/protocol';
 import type { Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { lockAccountRow } from './accounts.js';
 import type { AccountLimits } from './limits.js';
 
 /** Refuses a change that would take the account past its item or byte quota. Runs inside the write. */
@@ -14,11 +15,7 @@ export async function assertWithinQuota(
   // Serialize growing writes per account: on PostgreSQL (READ COMMITTED) two transactions would
   // otherwise both count the same usage and together overrun the quota. A no-op update of the
   // account row takes its row lock until commit; SQLite already runs one write transaction at a time.
-  await trx
-    .updateTable('accounts')
-    .set((eb) => ({ display_name: eb.ref('display_name') }))
-    .where('id', '=', accountId)
-    .execute();
+  await lockAccountRow(trx, accountId);
   const usage = await trx
     .selectFrom('items')
     .select((eb) => [

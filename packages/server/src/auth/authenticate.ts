@@ -1,6 +1,6 @@
 import { DioscError } from '@diosc/protocol';
 import type { FastifyRequest } from 'fastify';
-import type { Store } from '../store/dialect.js';
+import type { Accounts } from '../account/accounts.js';
 import type { OwnerIdentity } from './owner-request.js';
 import type { Sessions } from './sessions.js';
 
@@ -12,7 +12,7 @@ export async function authenticateOwner(
   request: FastifyRequest,
   cookieName: string,
   sessions: Sessions,
-  store: Store,
+  accounts: Pick<Accounts, 'findById'>,
 ): Promise<OwnerIdentity> {
   const sessionId = request.cookies[cookieName];
   if (!sessionId) throw new DioscError('unauthenticated', 'Sign in first.');
@@ -20,11 +20,7 @@ export async function authenticateOwner(
   if (resolved.status === 'unknown')
     throw new DioscError('unauthenticated', 'There is no such session; sign in.');
   if (resolved.status === 'ended') throw new DioscError('session_expired');
-  const account = await store.db
-    .selectFrom('accounts')
-    .select(['id', 'email', 'display_name'])
-    .where('id', '=', resolved.session.account_id)
-    .executeTakeFirst();
+  const account = await accounts.findById(resolved.session.account_id);
   if (!account) throw new DioscError('session_expired');
   return {
     accountId: account.id,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** A random secret for a token, session ID or password: 32 bytes, base64url. */
 export function randomSecret(bytes = 32): string {
@@ -8,10 +8,4 @@ export function randomSecret(bytes = 32): string {
 /** Tokens are stored only as this digest; the plaintext is shown once and never kept. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
+import { revokeSessionBrowserAccess } from '../connections/connections.js';
 import type { Database, SessionsTable } from '../store/schema.js';
 import { newCsrfSecret } from './csrf.js';
 import { hashToken, randomSecret } from './secrets.js';
@@ -36,19 +37,6 @@ export function createSessions(db: Kysely<Database>, clock: Clock) {
     return Number(row?.generation ?? 0);
   }
 
-  /** Revokes browser access bound to the given sessions; its generation moves so holders notice. */
-  async function revokeBrowserAccess(executor: Executor, accountId: string, idHashes: string[], now: number) {
-    if (idHashes.length === 0) return;
-    await executor
-      .updateTable('app_connections')
-      .set((eb) => ({ revoked_at: now, grant_generation: eb('grant_generation', '+', 1) }))
-      .where('account_id', '=', accountId)
-      .where('transport', '=', 'browser')
-      .where('session_id_hash', 'in', idHashes)
-      .where('revoked_at', 'is', null)
-      .execute();
-  }
-
   async function endWhere(executor: Executor, accountId: string, idHashes: string[], now: number) {
     if (idHashes.length === 0) return;
     await executor
@@ -57,7 +45,24 @@ export function createSessions(db: Kysely<Database>, clock: Clock) {
       .where('id_hash', 'in', idHashes)
       .where('ended_at', 'is', null)
       .execute();
-    await revokeBrowserAccess(executor, accountId, idHashes, now);
+    await revokeSessionBrowserAccess(executor, accountId, idHashes, now);
+  }
+
+  /** Ends every live session of the account (and their browser access); returns how many. */
+  async function endLive(executor: Executor, accountId: string, now: number): Promise<number> {
+    const live = await executor
+      .selectFrom('sessions')
+      .select('id_hash')
+      .where('account_id', '=', accountId)
+      .where('ended_at', 'is', null)
+      .execute();
+    await endWhere(
+      executor,
+      accountId,
+      live.map((row) => row.id_hash),
+      now,
+    );
+    return live.length;
   }
 
   return {
@@ -68,18 +73,7 @@ export function createSessions(db: Kysely<Database>, clock: Clock) {
       const sessionId = randomSecret(32);
       const now = clock.now();
       const session = await db.transaction().execute(async (trx) => {
-        const live = await trx
-          .selectFrom('sessions')
-          .select('id_hash')
-          .where('account_id', '=', accountId)
-          .where('ended_at', 'is', null)
-          .execute();
-        await endWhere(
-          trx,
-          accountId,
-          live.map((row) => row.id_hash),
-          now,
-        );
+        await endLive(trx, accountId, now);
         const row: SessionRow = {
           id_hash: hashToken(sessionId),
           account_id: accountId,
@@ -122,6 +116,12 @@ export function createSessions(db: Kysely<Database>, clock: Clock) {
       return { status: 'live', session: row };
     },
 
+    /** Ends every live session of the account and revokes their browser access; returns how many ended. */
+    async endAll(accountId: string): Promise<number> {
+      const now = clock.now();
+      return db.transaction().execute((trx) => endLive(trx, accountId, now));
+    },
+
     /** Sign-out: ends the session, revokes its browser access and raises the account's generation. */
     async end(session: SessionRow): Promise<number> {
       const now = clock.now();
@@ -132,7 +132,7 @@ export function createSessions(db: Kysely<Database>, clock: Clock) {
           .set({ ended_at: now, generation })
           .where('id_hash', '=', session.id_hash)
           .execute();
-        await revokeBrowserAccess(trx, session.account_id, [session.id_hash], now);
+        await revokeSessionBrowserAccess(trx, session.account_id, [session.id_hash], now);
         return generation;
       });
     },

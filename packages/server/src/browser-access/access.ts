@@ -1,7 +1,7 @@
 import { DioscError } from '@diosc/protocol';
 import type { OwnerIdentity } from '../auth/owner-request.js';
 import type { ConnectionRow } from '../connections/connections.js';
-import { type GrantEntry, validateGrant } from '../connections/grant.js';
+import type { GrantEntry } from '../connections/grant.js';
 import type { DioscContext } from '../context.js';
 
 /** This session's browser access: the server-side record every browser call is checked against. */
@@ -9,6 +9,8 @@ export interface BrowserAccess {
   connectionId: string;
   selection: GrantEntry[];
   generation: number;
+  /** When a browser call last used this record (the coarse marker the call path writes). */
+  lastUsedAt: number | null;
 }
 
 function toAccess(row: ConnectionRow): BrowserAccess {
@@ -16,6 +18,7 @@ function toAccess(row: ConnectionRow): BrowserAccess {
     connectionId: row.id,
     selection: JSON.parse(row.grant_json) as GrantEntry[],
     generation: row.grant_generation,
+    lastUsedAt: row.last_used_at,
   };
 }
 
@@ -26,7 +29,7 @@ function toAccess(row: ConnectionRow): BrowserAccess {
  * replaced selection can never be mistaken for the one a page registered its tools from.
  */
 export function createBrowserAccess(ctx: DioscContext) {
-  const { connections, store } = ctx;
+  const { connections } = ctx;
 
   async function current(owner: OwnerIdentity): Promise<BrowserAccess | null> {
     const row = await connections.findBrowserForSession(owner.accountId, owner.session.id_hash);
@@ -37,9 +40,9 @@ export function createBrowserAccess(ctx: DioscContext) {
     current,
 
     async enable(owner: OwnerIdentity, selection: unknown): Promise<BrowserAccess> {
-      const grant = await validateGrant(store.db, owner.accountId, selection);
+      const grant = await connections.checkGrant(owner.accountId, selection);
       const row = await connections.createBrowser(owner.accountId, owner.session.id_hash, grant);
-      return { connectionId: row.id, selection: grant, generation: row.grant_generation };
+      return toAccess(row);
     },
 
     async disable(owner: OwnerIdentity): Promise<void> {

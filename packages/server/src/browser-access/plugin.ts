@@ -1,14 +1,14 @@
-import { DioscError, descriptorsFor } from '@diosc/protocol';
+import { DioscError, descriptorsFor, isMutatingFunction } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
 import { ownerOf } from '../auth/owner-request.js';
-import { createSessions } from '../auth/sessions.js';
+import { runCall } from '../calls/run-call.js';
 import { exposedFunctions } from '../connections/grant.js';
 import { bodyObject } from '../owner/body.js';
 import { type BrowserAccess, createBrowserAccess } from './access.js';
+import { browserCaller } from './browser-caller.js';
 import { createReviewReceipts } from './review-receipts.js';
 import { registerReviewRoutes } from './review-routes.js';
-import { runBrowserCall } from './run-call.js';
-import { assertExposed, assertNoWidening, isMutatingTool, readToolCall } from './tool-call.js';
+import { assertExposed, assertNoWidening, readToolCall } from './tool-call.js';
 
 /**
  * Browser-session access (`/api/owner/browser-access`): enablement with an exact selection,
@@ -19,7 +19,7 @@ export const browserAccessPlugin: FastifyPluginAsync = async (app) => {
   const ctx = app.diosc;
   const access = createBrowserAccess(ctx);
   const receipts = createReviewReceipts(ctx.store.db, ctx.clock);
-  const sessions = createSessions(ctx.store.db, ctx.clock);
+  const { sessions } = ctx;
 
   async function state(accountId: string, current: BrowserAccess | null) {
     return {
@@ -63,10 +63,13 @@ export const browserAccessPlugin: FastifyPluginAsync = async (app) => {
     const current = await access.require(owner, call.generation);
     assertNoWidening(call.body.permissions, current);
     assertExposed(call.tool, current);
-    if (isMutatingTool(call.tool)) {
+    if (isMutatingFunction(call.tool)) {
       throw new DioscError('review_required', `${call.tool} needs prepare, review and execute.`);
     }
-    const { result } = await runBrowserCall(ctx, owner, current, call.tool, call.input);
+    const { result } = await runCall(
+      { ...ctx, log: request.log },
+      { name: call.tool, input: call.input, caller: browserCaller(owner, current) },
+    );
     return { result };
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DioscError } from '@diosc/protocol';
+import { canonicalJson, DioscError } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
-import { canonicalJson, sha256Hex } from '../account/digest.js';
+import { sha256Hex } from '../account/digest.js';
 import type { Clock } from '../clock.js';
 import type { Database, ReviewReceiptsTable } from '../store/schema.js';
 
@@ -16,7 +16,8 @@ export function argsDigest(input: unknown): string {
 }
 
 /**
- * Review receipts (prepare → acknowledge → execute). Each binds session, browser-access record,
+ * Review receipts (prepare → acknowledge → execute) — not the account core's mutation receipts
+ * (`account/receipts.ts`), which record a committed write under its request ID. Each binds session, browser-access record,
  * grant generation, tool and input digest, and keeps the canonical input it was prepared with:
  * execution runs that stored copy, never a later one.
  */
@@ -82,8 +83,12 @@ export function createReviewReceipts(db: Kysely<Database>, clock: Clock) {
         .execute();
     },
 
-    /** Marks the receipt used, atomically: of two concurrent executions only one gets `true`. */
-    async claim(row: ReviewReceiptRow): Promise<boolean> {
+    /**
+     * Uses the receipt up, atomically: of two concurrent executions only one gets `true`. (A review
+     * receipt is consumed once; a mutation receipt is *claimed* by its request ID — other verbs on
+     * purpose, see docs/architecture.md "Names".)
+     */
+    async consume(row: ReviewReceiptRow): Promise<boolean> {
       const now = clock.now();
       const result = await db
         .updateTable('review_receipts')
@@ -96,8 +101,8 @@ export function createReviewReceipts(db: Kysely<Database>, clock: Clock) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /** Returns a claimed receipt when the core refused before doing anything (rate limit, busy). */
-    async release(row: ReviewReceiptRow): Promise<void> {
+    /** Makes a consumed receipt usable again when the core refused before doing anything (rate limit, busy). */
+    async restore(row: ReviewReceiptRow): Promise<void> {
       await db.updateTable('review_receipts').set({ used_at: null }).where('id', '=', row.id).execute();
     },
   };

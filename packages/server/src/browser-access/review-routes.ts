@@ -1,12 +1,12 @@
-import { DioscError } from '@diosc/protocol';
-import { validateInput } from '@diosc/protocol/validators';
+import { DioscError, isMutatingFunction } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../auth/owner-request.js';
+import { callerContext } from '../calls/caller.js';
+import { runCall } from '../calls/run-call.js';
 import { bodyObject } from '../owner/body.js';
 import type { BrowserAccessService } from './access.js';
-import { describeEffects } from './effects.js';
+import { browserCaller } from './browser-caller.js';
 import { argsDigest, type ReviewReceipts } from './review-receipts.js';
-import { browserCaller, runBrowserCall } from './run-call.js';
 import { assertExposed, assertNoWidening, readToolCall } from './tool-call.js';
 
 /**
@@ -26,11 +26,16 @@ export function registerReviewRoutes(
     const current = await access.require(owner, call.generation);
     assertNoWidening(call.body.permissions, current);
     assertExposed(call.tool, current);
-    if (call.tool !== 'item_write' && call.tool !== 'item_delete') {
+    if (!isMutatingFunction(call.tool)) {
       throw new DioscError('invalid_input', `${call.tool} is a read; call it through dispatch.`);
     }
-    const input = validateInput(call.tool, call.input);
-    const effects = await describeEffects(ctx, browserCaller(owner, current), call.tool, input);
+    // The core checks the input, the authority and the kind rules exactly as it will at execution.
+    const effects = await ctx.core.preview(
+      call.tool,
+      call.input,
+      callerContext(browserCaller(owner, current)),
+    );
+    const input = call.input;
     const row = await receipts.create({
       accountId: owner.accountId,
       sessionIdHash: owner.session.id_hash,
@@ -87,14 +92,17 @@ export function registerReviewRoutes(
     }
     receipts.assertUsable(row);
     if (row.acknowledged_at === null) throw new DioscError('review_required');
-    if (!(await receipts.claim(row))) throw new DioscError('receipt_used');
+    if (!(await receipts.consume(row))) throw new DioscError('receipt_used');
     try {
       // The stored canonical copy runs, not the request's: both have the same digest.
-      const outcome = await runBrowserCall(ctx, owner, current, call.tool, JSON.parse(row.args_json));
+      const outcome = await runCall(
+        { ...ctx, log: request.log },
+        { name: call.tool, input: JSON.parse(row.args_json), caller: browserCaller(owner, current) },
+      );
       return { result: outcome.result, replayed: outcome.replayed };
     } catch (error) {
       if (DioscError.isInstance(error) && (error.code === 'rate_limited' || error.code === 'busy')) {
-        await receipts.release(row);
+        await receipts.restore(row);
       }
       throw error;
     }

@@ -4,8 +4,6 @@ import { exposedFunctions, type GrantEntry, isGrantEntries } from '../connection
 import { bodyObject } from '../owner/body.js';
 import type { BrowserAccess } from './access.js';
 
-export const MUTATING_TOOLS: readonly FunctionName[] = ['item_write', 'item_delete'];
-
 export interface ToolCall {
   tool: FunctionName;
   input: unknown;
@@ -60,8 +58,4 @@ export function assertExposed(tool: FunctionName, access: BrowserAccess): void {
   if (!exposedFunctions(access.selection).includes(tool)) {
     throw new DioscError('not_granted', `${tool} is not among this session's browser tools.`);
   }
-}
-
-export function isMutatingTool(tool: FunctionName): boolean {
-  return MUTATING_TOOLS.includes(tool);
 }

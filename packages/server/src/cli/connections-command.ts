@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { DioscError } from '@diosc/protocol';
 import { systemClock } from '../clock.js';
 import { type ConnectionView, createConnections } from '../connections/connections.js';
-import { validateGrant } from '../connections/grant.js';
 import { formatGrant, parseGrantSpecs } from './grant-spec.js';
 import { firstRunLines, openLocalStore } from './local-store.js';
 
@@ -57,7 +56,7 @@ export async function connectionsCommand(argv: string[], out: (line: string) => 
 
     if (action === 'create') {
       if (!values.name?.trim()) throw new DioscError('invalid_input', '--name is required.');
-      const grant = await validateGrant(local.store.db, accountId, parseGrantSpecs(values.grant ?? []));
+      const grant = await connections.checkGrant(accountId, parseGrantSpecs(values.grant ?? []));
       const { connection, token } = await connections.createMcp(accountId, {
         displayName: values.name.trim().slice(0, 100),
         grant,

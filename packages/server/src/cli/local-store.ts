@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { systemClock } from '../clock.js';
 import { loadConfig, type ServerConfig } from '../config.js';
 import { ensureOwner, type FirstRunResult } from '../first-run.js';
-import { openStore, type Store } from '../store/dialect.js';
+import { openConfiguredStore } from '../store/configured-store.js';
+import type { Store } from '../store/dialect.js';
 
 export interface LocalStore {
   config: ServerConfig;
@@ -16,10 +16,7 @@ export interface LocalStore {
  */
 export async function openLocalStore(env: NodeJS.ProcessEnv = process.env): Promise<LocalStore> {
   const config = loadConfig(env);
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    sqlitePath: join(config.dataDir, 'diosc.sqlite'),
-  });
+  const store = await openConfiguredStore(config);
   const owner = await ensureOwner(store, config, systemClock);
   return { config, store, owner };
 }

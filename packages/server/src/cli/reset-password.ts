@@ -1,29 +1,27 @@
 import { DioscError } from '@diosc/protocol';
-import { findAccountByEmail, setPassword } from '../account/accounts.js';
+import { createAccounts } from '../account/accounts.js';
+import { hashPassword } from '../auth/passwords.js';
 import { randomSecret } from '../auth/secrets.js';
+import { createSessions } from '../auth/sessions.js';
 import { systemClock } from '../clock.js';
 import { openLocalStore } from './local-store.js';
 
 /**
  * `diosc reset-password`: gives the owner a new generated password, printed once, and signs out
- * every portal session so whoever held the old password is out too.
+ * every portal session (revoking its browser access) so whoever held the old password is out too.
  */
 export async function resetPasswordCommand(argv: string[], out: (line: string) => void): Promise<void> {
   if (argv.length > 0) throw new DioscError('invalid_input', 'Usage: diosc reset-password');
   const local = await openLocalStore();
   try {
-    const account = await findAccountByEmail(local.store.db, local.config.ownerEmail);
+    const accounts = createAccounts(local.store.db);
+    const account = await accounts.findByEmail(local.config.ownerEmail);
     if (!account) throw new DioscError('not_found', `There is no account ${local.config.ownerEmail}.`);
     const password = randomSecret(12);
-    await setPassword(local.store.db, account.id, password);
-    const ended = await local.store.db
-      .updateTable('sessions')
-      .set({ ended_at: systemClock.now() })
-      .where('account_id', '=', account.id)
-      .where('ended_at', 'is', null)
-      .executeTakeFirst();
+    await accounts.setPasswordHash(account.id, await hashPassword(password));
+    const ended = await createSessions(local.store.db, systemClock).endAll(account.id);
     out(`New password for ${account.email} (shown once): ${password}`);
-    out(`Signed out ${Number(ended.numUpdatedRows)} portal session(s).`);
+    out(`Signed out ${ended} portal session(s).`);
   } finally {
     await local.store.close();
   }

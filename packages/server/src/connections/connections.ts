@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type ConnectionView, DioscError } from '@diosc/protocol';
-import type { Kysely } from 'kysely';
+import { type ConnectionTransport, type ConnectionView, DioscError } from '@diosc/protocol';
+import type { Kysely, Transaction } from 'kysely';
 import { hashToken, randomSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { AppConnectionsTable, Database } from '../store/schema.js';
-import type { GrantEntry } from './grant.js';
+import { type GrantEntry, validateGrant } from './grant.js';
 
-export type ConnectionTransport = AppConnectionsTable['transport'];
-
-export type { ConnectionView };
+export type { ConnectionTransport, ConnectionView };
 
 export type ConnectionRow = AppConnectionsTable;
 
@@ -28,6 +26,27 @@ export function toView(row: ConnectionRow): ConnectionView {
     lastUsedAt: iso(row.last_used_at),
     revokedAt: iso(row.revoked_at),
   };
+}
+
+/**
+ * Revokes the browser access bound to the given sessions; its generation moves so holders notice.
+ * Takes the caller's transaction: the sessions module ends sessions and their access together.
+ */
+export async function revokeSessionBrowserAccess(
+  executor: Kysely<Database> | Transaction<Database>,
+  accountId: string,
+  sessionIdHashes: readonly string[],
+  now: number,
+): Promise<void> {
+  if (sessionIdHashes.length === 0) return;
+  await executor
+    .updateTable('app_connections')
+    .set((eb) => ({ revoked_at: now, grant_generation: eb('grant_generation', '+', 1) }))
+    .where('account_id', '=', accountId)
+    .where('transport', '=', 'browser')
+    .where('session_id_hash', 'in', sessionIdHashes)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -52,6 +71,10 @@ export function createConnections(db: Kysely<Database>, clock: Clock) {
   }
 
   return {
+    /** A requested grant checked against the account's current collections (see `validateGrant`). */
+    checkGrant: (accountId: string, entries: unknown): Promise<GrantEntry[]> =>
+      validateGrant(db, accountId, entries),
+
     /** Creates an HTTP MCP connection; the returned token is the only copy that will ever exist. */
     async createMcp(
       accountId: string,

@@ -4,6 +4,7 @@ export type { GrantEntry };
 
 import type { Kysely } from 'kysely';
 import type { Grant } from '../account/caller.js';
+import { collectionKinds } from '../account/collections.js';
 import { KIND_FUNCTIONS } from '../account/kinds.js';
 import type { Database } from '../store/schema.js';
 
@@ -42,12 +43,7 @@ export async function validateGrant(
   if (!isGrantEntries(entries) || entries.length === 0 || entries.length > 200) {
     throw new DioscError('selection_invalid', 'Give a non-empty list of { collection, functions } entries.');
   }
-  const rows = await db
-    .selectFrom('collections')
-    .select(['id', 'kind'])
-    .where('account_id', '=', accountId)
-    .execute();
-  const kinds = new Map(rows.map((row) => [row.id, row.kind]));
+  const kinds = await collectionKinds(db, accountId);
   const seen = new Set<string>();
   const normalized: GrantEntry[] = [];
   for (const entry of entries) {

@@ -1,17 +1,12 @@
 import { DioscError, type WireError } from '@diosc/protocol';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Every HTTP refusal is `{ error: { code, message, retryable } }` JSON with the code's status —
  * including Fastify's own errors (bad JSON, body too large, unknown route). Never HTML, never a stack.
  */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | DioscError, request, reply) => {
-    const wire = toWireError(error);
-    if (wire.code === 'internal') request.log.error({ err: error }, 'unhandled error');
-    if (wire.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(wire.retryAfterMs / 1000));
-    reply.header('cache-control', 'no-store').status(statusOf(error, wire)).send({ error: wire });
-  });
+  app.setErrorHandler(sendError);
   app.setNotFoundHandler((_request, reply) => {
     reply
       .status(404)
@@ -24,6 +19,21 @@ export function installErrorHandling(app: FastifyInstance): void {
         } satisfies WireError,
       });
   });
+}
+
+/**
+ * Answers one refusal as `{ error }` JSON with its status, `Retry-After` when the code has a retry
+ * hint, and `no-store`; an unexpected fault is logged here, and goes out as plain `internal`.
+ */
+export function sendError(
+  error: FastifyError | DioscError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const wire = toWireError(error);
+  if (wire.code === 'internal') request.log.error({ err: error }, 'unhandled error');
+  if (wire.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(wire.retryAfterMs / 1000));
+  reply.header('cache-control', 'no-store').status(statusOf(error, wire)).send({ error: wire });
 }
 
 function statusOf(error: FastifyError | DioscError, wire: WireError): number {

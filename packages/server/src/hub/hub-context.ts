@@ -54,7 +54,7 @@ async function loadServerToolsFor(
   const tools: ServerTool[] = [];
   const account = assistant.config.serverTools.account;
   if (account?.connectionId) {
-    tools.push(...accountCatalogTools(diosc, assistant.accountId, account.connectionId, account.grant));
+    tools.push(...accountCatalogTools(diosc, log, assistant.accountId, account.connectionId, account.grant));
   }
   const mcp = await connectMcpServers(assistant.config.serverTools.mcpServers, secrets.mcpTokens ?? {}, log);
   tools.push(...mcp.tools, ...extra);

@@ -1,6 +1,6 @@
-import { type DioscError, ERROR_CODES } from '@diosc/protocol';
+import type { DioscError } from '@diosc/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { toWireError } from '../http/errors.js';
+import { sendError } from '../http/errors.js';
 
 /** A JSON-RPC error answer that belongs to no request (the request could not be read as one). */
 export const jsonRpcError = (code: number, message: string) => ({
@@ -30,7 +30,7 @@ export function mcpErrorHandler(
   error: FastifyError | DioscError,
   request: FastifyRequest,
   reply: FastifyReply,
-) {
+): void {
   const code = (error as FastifyError).code;
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     reply
@@ -39,10 +39,7 @@ export function mcpErrorHandler(
       .send(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
     return;
   }
-  const wire = toWireError(error);
-  if (wire.code === 'internal') request.log.error({ err: error }, 'unhandled /mcp error');
-  if (wire.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(wire.retryAfterMs / 1000));
-  reply.status(ERROR_CODES[wire.code].status).header('cache-control', 'no-store').send({ error: wire });
+  sendError(error, request, reply);
 }
 
 /** Stateless: there is no stream to GET and no session to DELETE. */

@@ -47,9 +47,7 @@ export function createRequestServer(deps: RequestServerDeps): Server {
     const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, controller);
     try {
       const outcome = await callTool(
-        deps.diosc,
-        deps.usage,
-        deps.log,
+        { ...deps.diosc, usage: deps.usage, log: deps.log },
         principal,
         name,
         args ?? {},

@@ -1,17 +1,14 @@
-import { DioscError } from '@diosc/protocol';
+import { CALL_CHANNELS, type CallChannel, DioscError } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../auth/owner-request.js';
-import type { UsageEntry } from '../usage/usage-log.js';
-
-const TRANSPORTS: readonly UsageEntry['transport'][] = ['http_mcp', 'browser', 'owner'];
 
 /** GET /activity?transport=&limit= — the usage record: identifiers and outcomes, never arguments. */
 export function registerActivityRoutes(app: FastifyInstance): void {
   app.get<{ Querystring: { transport?: string; limit?: string } }>('/activity', async (request) => {
     const owner = ownerOf(request);
     const { transport, limit } = request.query;
-    if (transport !== undefined && !(TRANSPORTS as readonly string[]).includes(transport)) {
-      throw new DioscError('invalid_input', `transport must be one of ${TRANSPORTS.join(', ')}.`);
+    if (transport !== undefined && !(CALL_CHANNELS as readonly string[]).includes(transport)) {
+      throw new DioscError('invalid_input', `transport must be one of ${CALL_CHANNELS.join(', ')}.`);
     }
     const count = limit === undefined ? undefined : Number(limit);
     if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > 200)) {
@@ -19,7 +16,7 @@ export function registerActivityRoutes(app: FastifyInstance): void {
     }
     return {
       entries: await app.diosc.usage.list(owner.accountId, {
-        transport: transport as UsageEntry['transport'] | undefined,
+        transport: transport as CallChannel | undefined,
         limit: count,
       }),
     };

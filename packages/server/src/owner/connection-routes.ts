@@ -1,14 +1,13 @@
 import { DioscError } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../auth/owner-request.js';
-import { validateGrant } from '../connections/grant.js';
 import { bodyObject, optionalInteger, stringField } from './body.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 
 /** Connected apps: the owner's HTTP MCP connections. A token appears in a response once, at birth. */
 export function registerConnectionRoutes(app: FastifyInstance): void {
-  const { connections, store, config } = app.diosc;
+  const { connections, config } = app.diosc;
   const mcpUrl = `${config.publicOrigin}/mcp`;
 
   /** Only HTTP MCP records are managed here; browser access has its own endpoints. */
@@ -26,7 +25,7 @@ export function registerConnectionRoutes(app: FastifyInstance): void {
     const owner = ownerOf(request);
     const body = bodyObject(request.body, ['displayName', 'grant', 'expiresInDays']);
     const displayName = stringField(body, 'displayName', 100);
-    const grant = await validateGrant(store.db, owner.accountId, body.grant);
+    const grant = await connections.checkGrant(owner.accountId, body.grant);
     const days = optionalInteger(body, 'expiresInDays', 1, 3650);
     const created = await connections.createMcp(owner.accountId, {
       displayName,
@@ -40,7 +39,7 @@ export function registerConnectionRoutes(app: FastifyInstance): void {
     const owner = ownerOf(request);
     const body = bodyObject(request.body, ['grant']);
     await requireMcp(owner.accountId, request.params.id);
-    const grant = await validateGrant(store.db, owner.accountId, body.grant);
+    const grant = await connections.checkGrant(owner.accountId, body.grant);
     return { connection: await connections.changeGrant(owner.accountId, request.params.id, grant) };
   });
 

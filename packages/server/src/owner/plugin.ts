@@ -7,7 +7,6 @@ import { verifyCsrfToken } from '../auth/csrf.js';
 import { assertMutationProvenance, isMutation, refuseCrossSite } from '../auth/mutation-guard.js';
 import '../auth/owner-request.js';
 import { sessionCookieName } from '../auth/session-cookie.js';
-import { createSessions } from '../auth/sessions.js';
 import { browserAccessPlugin } from '../browser-access/plugin.js';
 import { registerActivityRoutes } from './activity-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
@@ -20,10 +19,9 @@ import { registerSessionRoutes } from './session-routes.js';
  * token), every response `no-store`. Cookie, rate-limit and body parsing are encapsulated here.
  */
 export const ownerPlugin: FastifyPluginAsync = async (app) => {
-  const { config, store, clock } = app.diosc;
+  const { config, accounts, sessions } = app.diosc;
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false });
-  const sessions = createSessions(store.db, clock);
   const cookieName = sessionCookieName(config.publicOrigin);
 
   // JSON is the only body type; an empty JSON body (a bodiless DELETE or POST) reads as undefined.
@@ -51,13 +49,13 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
     const mutation = isMutation(request.method);
     if (mutation) assertMutationProvenance(request, config.publicOrigin);
     if (request.routeOptions.config.ownerSignIn) return;
-    request.owner = await authenticateOwner(request, cookieName, sessions, store);
+    request.owner = await authenticateOwner(request, cookieName, sessions, accounts);
     if (mutation && !verifyCsrfToken(request.owner.session.csrf_secret, request.headers['x-csrf-token'])) {
       throw new DioscError('csrf_failed');
     }
   });
 
-  registerSessionRoutes(app, sessions);
+  registerSessionRoutes(app);
   registerOperationRoutes(app);
   registerConnectionRoutes(app);
   registerActivityRoutes(app);

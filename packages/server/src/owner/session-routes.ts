@@ -1,11 +1,10 @@
 import { DioscError } from '@diosc/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findAccountByEmail } from '../account/accounts.js';
 import { createCsrfToken } from '../auth/csrf.js';
 import { ownerOf } from '../auth/owner-request.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { sessionCookieName, sessionCookieOptions } from '../auth/session-cookie.js';
-import { SESSION_ABSOLUTE_MS, type SessionRow, type Sessions } from '../auth/sessions.js';
+import { SESSION_ABSOLUTE_MS, type SessionRow } from '../auth/sessions.js';
 import { bodyObject, stringField } from './body.js';
 
 /**
@@ -41,8 +40,8 @@ function signInKey(request: FastifyRequest): string {
 }
 
 /** POST/GET/DELETE /session: sign-in, the current session, sign-out. */
-export function registerSessionRoutes(app: FastifyInstance, sessions: Sessions): void {
-  const { config, store } = app.diosc;
+export function registerSessionRoutes(app: FastifyInstance): void {
+  const { config, accounts, sessions } = app.diosc;
   const cookieName = sessionCookieName(config.publicOrigin);
   // Verifying against a throwaway hash when the email is unknown keeps both answers equally slow.
   let decoyHash: Promise<string> | undefined;
@@ -66,7 +65,7 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: Sessions):
     if (!burst.isAllowed && burst.isExceeded) throw rateLimited(burst.ttl);
     const failed = await failures(request, { increment: false });
     if (!failed.isAllowed && failed.remaining === 0) throw rateLimited(failed.ttl);
-    const account = await findAccountByEmail(store.db, email.trim());
+    const account = await accounts.findByEmail(email.trim());
     decoyHash ??= hashPassword('decoy password that matches nothing');
     let valid = false;
     if (account?.password_hash) valid = await verifyPassword(account.password_hash, password);

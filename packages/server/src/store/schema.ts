@@ -1,3 +1,4 @@
+import type { ConnectionTransport } from '@diosc/protocol';
 import type { HubDatabase } from './hub-schema.js';
 
 /**
@@ -63,7 +64,7 @@ export interface AppConnectionsTable {
   id: string;
   account_id: string;
   display_name: string;
-  transport: 'http_mcp' | 'browser';
+  transport: ConnectionTransport;
   provenance: string;
   grant_json: string;
   grant_generation: number;

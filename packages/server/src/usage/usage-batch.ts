@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
-import { toUsageRow, type UsageEntry } from './usage-log.js';
+import { insertUsageRows, toUsageRow, type UsageEntry } from './usage-log.js';
 
 /**
  * Usage rows of `/mcp`, written in batches: the rows of every call that finished in one turn of
@@ -21,14 +21,10 @@ export function createUsageBatch(db: Kysely<Database>, clock: Clock, log: Fastif
     const batch = rows;
     rows = [];
     writing = writing.then(() =>
-      db
-        .insertInto('usage')
-        .values(batch)
-        .execute()
-        .then(
-          () => undefined,
-          (error: unknown) => log.error({ err: error, rows: batch.length }, 'usage rows not written'),
-        ),
+      insertUsageRows(db, batch).then(
+        () => undefined,
+        (error: unknown) => log.error({ err: error, rows: batch.length }, 'usage rows not written'),
+      ),
     );
     return writing;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FUNCTION_NAMES, ID_PATTERN, REQUEST_ID_PATTERN, type UsageView } from '@diosc/protocol';
+import { type CallChannel, FUNCTION_NAMES, type UsageView } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
@@ -16,12 +16,12 @@ export type { UsageView };
 export function createUsageLog(db: Kysely<Database>, clock: Clock) {
   return {
     async record(entry: UsageEntry): Promise<void> {
-      await db.insertInto('usage').values(toUsageRow(entry, clock.now())).execute();
+      await insertUsageRows(db, [toUsageRow(entry, clock.now())]);
     },
 
     async list(
       accountId: string,
-      filter: { transport?: UsageEntry['transport']; limit?: number } = {},
+      filter: { transport?: CallChannel; limit?: number } = {},
     ): Promise<UsageView[]> {
       let query = db
         .selectFrom('usage')
@@ -34,7 +34,7 @@ export function createUsageLog(db: Kysely<Database>, clock: Clock) {
       return (await query.execute()).map((row) => ({
         id: row.id,
         connectionId: row.connection_id,
-        transport: row.transport as UsageEntry['transport'],
+        transport: row.transport as CallChannel,
         requestId: row.request_id,
         tool: row.tool,
         collection: row.collection_id,
@@ -64,22 +64,16 @@ export function toUsageRow(entry: UsageEntry, now: number): Database['usage'] {
   };
 }
 
-const requestIdPattern = new RegExp(REQUEST_ID_PATTERN);
-const idPattern = new RegExp(ID_PATTERN);
-
-function identifier(input: unknown, key: string, pattern: RegExp): string | null {
-  const value = (input as Record<string, unknown> | null)?.[key];
-  return typeof value === 'string' && pattern.test(value) ? value : null;
-}
-
-/** The request ID an input names, if it is a well-formed one: never free text in the usage record. */
-export function requestIdOf(input: unknown): string | null {
-  return identifier(input, 'requestId', requestIdPattern);
-}
-
-/** The collection an input names, if it is a well-formed ID: never free text in the usage record. */
-export function collectionOf(input: unknown): string | null {
-  return identifier(input, 'collection', idPattern);
+/** Appends shaped rows to the usage table: the one insert every usage writer goes through. */
+export async function insertUsageRows(
+  db: Kysely<Database>,
+  rows: readonly Database['usage'][],
+): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('usage')
+      .values([...rows])
+      .execute();
 }
 
 /** The tool name as recorded: a catalog name, or `(unknown)` for anything else a caller sent. */

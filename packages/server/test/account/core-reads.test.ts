@@ -1,10 +1,11 @@
 import { PAGE_LIMIT_MAX } from '@diosc/protocol';
 import { isValidOutput } from '@diosc/protocol/validators';
+import { DIALECTS } from '@diosc/server/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/account/accounts.js';
+import { createAccounts } from '../../src/account/accounts.js';
 import { createCollection } from '../../src/account/collections.js';
 import { encodeCursor } from '../../src/account/cursor.js';
-import { DIALECTS } from '../support/store.js';
+import { hashPassword } from '../../src/auth/passwords.js';
 import { type CoreFixture, callerFor, insertItems, openCore, refusedWithoutChange } from './helpers.js';
 
 describe.each(DIALECTS)('account core reads ($name)', (dialect) => {
@@ -172,9 +173,12 @@ describe.each(DIALECTS)('account core reads ($name)', (dialect) => {
   });
 
   it("never reaches another account's collections (ownership)", async () => {
-    const otherId = await createAccount(
-      f.store.db,
-      { email: 'other@example.org', displayName: 'Other', password: 'another long password' },
+    const otherId = await createAccounts(f.store.db).create(
+      {
+        email: 'other@example.org',
+        displayName: 'Other',
+        passwordHash: await hashPassword('another long password'),
+      },
       f.clock.now(),
     );
     await createCollection(

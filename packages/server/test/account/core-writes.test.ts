@@ -1,7 +1,7 @@
 import { isValidOutput } from '@diosc/protocol/validators';
+import { DIALECTS } from '@diosc/server/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inputDigest } from '../../src/account/digest.js';
-import { DIALECTS } from '../support/store.js';
 import {
   type CoreFixture,
   callerFor,

@@ -11,7 +11,7 @@ const { sqlitePath, databaseUrl, accountId } = JSON.parse(process.argv[2] ?? '{}
 };
 const store = await openStore({ sqlitePath, databaseUrl });
 const core = createAccountCore({ store, limits: { callsPerMinutePerCaller: Number.MAX_SAFE_INTEGER } });
-const caller = { accountId, actor: 'crash-writer', via: 'cli' as const, grant: { kind: 'all' as const } };
+const caller = { accountId, actor: 'crash-writer', via: 'owner' as const, grant: { kind: 'all' as const } };
 process.stdout.write('ready\n');
 for (let n = 0; ; n += 1) {
   const { result } = await core.execute('item_write', crashWrite(n), caller);

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAccountCore } from '../../src/account/core.js';
 import { inputDigest } from '../../src/account/digest.js';
 import { manualClock } from '../../src/clock.js';
 import { openStore, type Store } from '../../src/store/dialect.js';
-import { DIALECTS, openTestStore, type TestStore } from '../support/store.js';
 import { crashWrite } from './crash-input.js';
 
 const WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
@@ -111,7 +111,7 @@ describe.each(DIALECTS)('crash durability ($name)', (dialect) => {
     const caller = {
       accountId: test.accountId,
       actor: 'crash-writer',
-      via: 'cli' as const,
+      via: 'owner' as const,
       grant: { kind: 'all' as const },
     };
     for (const [n, result] of acks) {

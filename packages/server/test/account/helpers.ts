@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { DioscError, type ErrorCode } from '@diosc/protocol';
+import { type DIALECTS, openTestStore, seedItems, type TestStore } from '@diosc/server/testing';
 import { expect } from 'vitest';
 import type { CallerContext, Grant } from '../../src/account/caller.js';
 import { type AccountCore, createAccountCore } from '../../src/account/core.js';
 import type { AccountLimits } from '../../src/account/limits.js';
 import type { Store } from '../../src/store/dialect.js';
-import { type DIALECTS, openTestStore, type TestStore } from '../support/store.js';
 
 export interface CoreFixture extends TestStore {
   core: AccountCore;
@@ -104,31 +104,12 @@ export async function refusedWithoutChange(
 }
 
 /** Inserts `count` storage items straight into the store (fixtures for bounds tests). */
-export async function insertItems(
+export function insertItems(
   store: Store,
   accountId: string,
   collection: string,
   count: number,
   at: number,
 ): Promise<void> {
-  const rows = Array.from({ length: count }, (_, i) => ({
-    account_id: accountId,
-    collection_id: collection,
-    id: `item-${String(i).padStart(5, '0')}`,
-    title: `Item ${i}`,
-    content_type: 'text/plain',
-    content: `body ${i}`,
-    metadata: null,
-    version: 1,
-    size_bytes: `body ${i}`.length,
-    created_at: at,
-    // Many rows share a timestamp, so the keyset's tie-breaker (id) is exercised too.
-    updated_at: at - Math.floor(i / 7),
-  }));
-  for (let i = 0; i < rows.length; i += 500) {
-    await store.db
-      .insertInto('items')
-      .values(rows.slice(i, i + 500))
-      .execute();
-  }
+  return seedItems(store, accountId, collection, count, { at });
 }

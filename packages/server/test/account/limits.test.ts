@@ -1,6 +1,6 @@
+import { DIALECTS } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/account/limits.js';
-import { DIALECTS } from '../support/store.js';
 import { type CoreFixture, itemRow, openCore, refusedWithoutChange } from './helpers.js';
 
 /** The seeded demo account holds 12 items (6 messages, 3 notes, 3 mirrored files). */

@@ -1,7 +1,7 @@
 import { DioscError, FUNCTION_NAMES } from '@diosc/protocol';
+import { DIALECTS } from '@diosc/server/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../support/store.js';
 import { type CoreFixture, openCore, snapshotDigest } from './helpers.js';
 import { malformedInput, SHAPES } from './malformed-inputs.js';
 

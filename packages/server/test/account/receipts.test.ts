@@ -1,7 +1,7 @@
+import { DIALECTS } from '@diosc/server/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inputDigest } from '../../src/account/digest.js';
 import { startReceiptPruner } from '../../src/account/receipt-pruner.js';
-import { DIALECTS } from '../support/store.js';
 import {
   type CoreFixture,
   itemRow,

@@ -1,9 +1,8 @@
 import { descriptorsFor } from '@diosc/protocol';
+import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCollection } from '../../src/account/collections.js';
 import { callJson, type OwnerSession, signIn } from '../owner/owner-client.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { OWNER_PASSWORD } from '../support/store.js';
 import { browserClient } from './browser-client.js';
 
 describe('browser access: enablement, descriptors, selection', () => {

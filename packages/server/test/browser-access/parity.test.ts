@@ -1,8 +1,8 @@
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GrantEntry, toGrant } from '../../src/connections/grant.js';
 import { signIn } from '../owner/owner-client.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { browserClient } from './browser-client.js';
 
 /** One exact grant, given to each transport. `drive` is listable only; nothing else is granted. */
@@ -126,7 +126,7 @@ describe('parity: browser access, the account core and /mcp give equal results',
         const { result } = await server.app.diosc.core.execute(tool, input, {
           accountId: server.accountId,
           actor: 'parity:core',
-          via: 'cli',
+          via: 'owner',
           grant: toGrant(GRANT),
         });
         outcomes.push({ ok: result });

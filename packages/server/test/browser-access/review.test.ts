@@ -1,8 +1,7 @@
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RECEIPT_TTL_MS } from '../../src/browser-access/review-receipts.js';
 import { callJson, type OwnerSession, signIn } from '../owner/owner-client.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { DIALECTS } from '../support/store.js';
 import { browserClient } from './browser-client.js';
 
 const NOTES_RW = { collection: 'notes', functions: ['items_list', 'item_read', 'item_write', 'item_delete'] };

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { startTestServer } from '@diosc/server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyAssistantsFile } from '../../src/hub/assistants/assistants-file.js';
-import { startTestServer } from '../support/server.js';
 
 const root = resolve(import.meta.dirname, '../../../..');
 const run = promisify(execFile);

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findAccountByEmail } from '../../src/account/accounts.js';
+import { createAccounts } from '../../src/account/accounts.js';
 import { buildApp } from '../../src/app.js';
 import { verifyPassword } from '../../src/auth/passwords.js';
 import { loadConfig } from '../../src/config.js';
@@ -175,7 +175,7 @@ describe('diosc CLI', () => {
     expect(reset.code).toBe(0);
     const password = /\(shown once\): (\S+)/.exec(reset.stdout)?.[1];
     expect(password).toBeDefined();
-    const account = await findAccountByEmail(store.db, 'owner@localhost');
+    const account = await createAccounts(store.db).findByEmail('owner@localhost');
     expect(await verifyPassword(account!.password_hash!, password!)).toBe(true);
     expect(await verifyPassword(account!.password_hash!, 'first password')).toBe(false);
   });

@@ -75,6 +75,16 @@ describeOnDialects('server tools and Consensus', () => {
     ).toBe(200);
     await stream.until('turn.done');
     expect(await noteTitle()).toBe('Q3 plan');
+    // Through the one call path: a usage row per call, on the assistant's connection, channel hub.
+    const usage = await server!.store.db
+      .selectFrom('usage')
+      .select(['tool', 'outcome', 'transport', 'connection_id'])
+      .execute();
+    const connectionId = server!.assistant.config.serverTools.account?.connectionId;
+    expect(usage.filter((row) => row.transport === 'hub')).toEqual([
+      { tool: 'collections_list', outcome: 'ok', transport: 'hub', connection_id: connectionId },
+      { tool: 'item_write', outcome: 'ok', transport: 'hub', connection_id: connectionId },
+    ]);
     const results = JSON.stringify(server!.model.calls[2]!.prompt.filter((m) => m.role === 'tool'));
     expect(results).toContain('"version"');
   });

@@ -1,3 +1,4 @@
+import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.js';
 import { createAssistants } from '../../src/hub/assistants/assistants.js';
@@ -7,7 +8,6 @@ import { createEventLog } from '../../src/hub/events/event-log.js';
 import { createToolCalls } from '../../src/hub/turns/tool-calls.js';
 import { createTurns } from '../../src/hub/turns/turns.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
-import { DIALECTS, openTestStore, type TestStore } from '../support/store.js';
 
 let test: TestStore | undefined;
 afterEach(async () => {

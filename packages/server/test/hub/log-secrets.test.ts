@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
+import { openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createAssistant } from '../../src/hub/assistants/assistant-admin.js';
 import { createScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
-import { openTestStore, type TestStore } from '../support/store.js';
 import { HubClient } from './support/hub-client.js';
 
 let testStore: TestStore | undefined;

@@ -52,16 +52,20 @@ describeOnDialects('a turn on an openai-compatible model over loopback HTTP', ()
     expect(message.text).toBe('Let me read the page.\n\nThe page sells green tea.');
 
     // What went over the wire: the model id, streaming, the tool, the snapshot and then the result.
-    const [first, second] = upstream.requests;
-    expect(first?.body).toMatchObject({ model: 'llama3.2', stream: true });
-    expect(JSON.stringify(first?.body.tools)).toContain('"name":"read_page"');
-    expect(JSON.stringify(first?.body.messages)).toContain('Green tea 4 €');
+    expect(upstream.requests).toHaveLength(2);
+    const [first, second] = upstream.requests as [
+      (typeof upstream.requests)[0],
+      (typeof upstream.requests)[0],
+    ];
+    expect(first.body).toMatchObject({ model: 'llama3.2', stream: true });
+    expect(JSON.stringify(first.body.tools)).toContain('"name":"read_page"');
+    expect(JSON.stringify(first.body.messages)).toContain('Green tea 4 €');
     const toolMessage = (
-      second?.body.messages as { role: string; tool_call_id?: string; content?: string }[]
+      second.body.messages as { role: string; tool_call_id?: string; content?: string }[]
     ).find((m) => m.role === 'tool');
     expect(toolMessage).toMatchObject({ tool_call_id: 'call_read_1' });
     expect(toolMessage?.content).toContain('Tea shop');
-    expect(first?.headers.authorization).toBeUndefined();
+    expect(first.headers.authorization).toBeUndefined();
   });
 
   it('fails the turn with model_failed and the provider’s message as plain text', async () => {

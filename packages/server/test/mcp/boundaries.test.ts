@@ -1,6 +1,6 @@
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BODY_LIMIT } from '../../src/mcp/plugin.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { createConnection, postMcp } from './support.js';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list' };

@@ -1,6 +1,6 @@
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { useSlowStore } from './slow-store.js';
 import { connectClient, createConnection, parseResult } from './support.js';
 

@@ -1,7 +1,7 @@
 import { catalogDescriptors } from '@diosc/protocol';
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { createConnection, parseResult, postMcp } from './support.js';
 
 const MCP_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;

@@ -1,6 +1,6 @@
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollection } from '../../src/account/collections.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { connectClient, createConnection, parseResult, postMcp } from './support.js';
 
 describe('HTTP MCP exact grants', () => {

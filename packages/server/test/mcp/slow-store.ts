@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { TestServer } from '@diosc/server/testing';
 import type {
   KyselyPlugin,
   PluginTransformQueryArgs,
@@ -10,7 +11,6 @@ import type {
 import type { CallerContext } from '../../src/account/caller.js';
 import { createAccountCore } from '../../src/account/core.js';
 import { openStore, type Store } from '../../src/store/dialect.js';
-import type { TestServer } from '../support/server.js';
 
 interface Hold {
   table: string;

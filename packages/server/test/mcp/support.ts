@@ -1,6 +1,6 @@
+import type { TestServer } from '@diosc/server/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { GrantEntry } from '../../src/connections/grant.js';
-import type { TestServer } from '../support/server.js';
 
 /** Creates an HTTP MCP connection on the test server's owner account; returns its one-time token. */
 export async function createConnection(

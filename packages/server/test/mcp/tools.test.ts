@@ -1,9 +1,9 @@
 import { catalogDescriptors, descriptorsFor } from '@diosc/protocol';
 import { isValidOutput } from '@diosc/protocol/validators';
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exposedFunctions } from '../../src/connections/grant.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { ALL_NOTES, connectClient, createConnection, parseResult, postMcp } from './support.js';
 
 const MCP_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;

@@ -1,21 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import type { TestServer } from '../support/server.js';
-import { openTestStore, type TestStore } from '../support/store.js';
 import { connectClient, createConnection, parseResult, postMcp } from './support.js';
 
 describe('HTTP MCP usage record', () => {
-  let testStore: TestStore;
-  let app: FastifyInstance;
   let server: TestServer;
   const logLines: string[] = [];
 
   beforeAll(async () => {
-    testStore = await openTestStore();
     // The server's real logger at its most verbose, captured so the test can read every line.
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -23,21 +17,9 @@ describe('HTTP MCP usage record', () => {
         done();
       },
     });
-    app = await buildApp({
-      config: testStore.config,
-      store: testStore.store,
-      clock: testStore.clock,
-      logger: { level: 'trace', stream },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    server = { ...testStore, app, url: `http://127.0.0.1:${port}`, close: async () => {} };
+    server = await startTestServer({ logger: { level: 'trace', stream } });
   });
-  afterAll(async () => {
-    await app.close();
-    await testStore.close();
-  });
+  afterAll(() => server.close());
 
   it('records every tool call without arguments or secrets, and never logs the token', async () => {
     const connection = await createConnection(server, [

@@ -1,5 +1,5 @@
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { callJson, type OwnerSession, signIn } from './owner-client.js';
 
 /** Credentials never cross entries: no bearer token on the owner API, no cookie on /mcp. */

@@ -1,6 +1,6 @@
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/secrets.js';
-import { startTestServer, type TestServer } from '../support/server.js';
 import { callJson, type OwnerSession, signIn } from './owner-client.js';
 
 interface ConnectionView {

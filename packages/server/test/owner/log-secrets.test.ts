@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
+import { OWNER_PASSWORD, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { OWNER_PASSWORD, openTestStore, type TestStore } from '../support/store.js';
 
 describe('log lines', () => {
   let testStore: TestStore;

@@ -1,4 +1,4 @@
-import { OWNER_PASSWORD } from '../support/store.js';
+import { OWNER_PASSWORD } from '@diosc/server/testing';
 
 /** A signed-in owner as a browser would hold it: the cookie and the CSRF token. */
 export interface OwnerSession {

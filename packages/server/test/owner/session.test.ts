@@ -1,9 +1,15 @@
+import {
+  DIALECTS,
+  OWNER_PASSWORD,
+  openTestStore,
+  startTestServer,
+  type TestServer,
+  type TestStore,
+} from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { hashToken } from '../../src/auth/secrets.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/auth/sessions.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { DIALECTS, OWNER_PASSWORD, openTestStore, type TestStore } from '../support/store.js';
 import { call, callJson, signIn } from './owner-client.js';
 
 const selection = [{ collection: 'notes', functions: ['items_list'] }];

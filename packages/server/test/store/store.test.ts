@@ -1,9 +1,10 @@
 import { join } from 'node:path';
+import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/dialect.js';
 import { migrateToLatest } from '../../src/store/migrations.js';
-import { DIALECTS, openTestStore, type TestStore } from '../support/store.js';
 
 describe.each(DIALECTS)('store ($name)', (dialect) => {
   let test: TestStore | undefined;
@@ -31,6 +32,16 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       const rows = await sql`select count(*) as n from ${sql.table(table)}`.execute(test.store.db);
       expect(rows.rows).toHaveLength(1);
     }
+  });
+
+  it('reads epoch-millisecond BIGINT columns as numbers, without changing pg for the rest of the process', async () => {
+    test = await openTestStore(dialect);
+    const owner = await test.store.db.selectFrom('accounts').select('created_at').executeTakeFirstOrThrow();
+    expect(owner.created_at).toBe(test.clock.now());
+    // The store's parsers are its pool's own: pg's process-wide INT8 parser still yields strings.
+    expect(pg.types.getTypeParser(pg.types.builtins.INT8, 'text')('9007199254740993')).toBe(
+      '9007199254740993',
+    );
   });
 
   it('migrations are idempotent: reopening and re-running them changes nothing', async () => {

@@ -1,4 +1,5 @@
 import { DioscError } from '@diosc/protocol';
+import { FakeModelContext } from '@diosc/webmcp/testing';
 import {
   type ActivityEntry,
   type AdapterState,
@@ -7,7 +8,6 @@ import {
   type ReviewRequest,
   type WebMcpAdapter,
 } from '../../src/index.js';
-import { FakeModelContext } from './fake-model-context.js';
 import { FakeOwnerApi } from './fake-owner-api.js';
 
 /** A window double: an EventTarget with a settable `navigator.onLine`. */
@@ -16,8 +16,9 @@ export function fakeWindow() {
   const navigator = { onLine: true };
   return Object.assign(target, {
     navigator,
-    fire(type: string) {
-      target.dispatchEvent(new Event(type));
+    /** Dispatches `type`; `fields` are set on the event (`{ persisted: true }` for a bfcache `pageshow`). */
+    fire(type: string, fields: Record<string, unknown> = {}) {
+      target.dispatchEvent(Object.assign(new Event(type), fields));
     },
   });
 }

@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { canonicalJson, sha256Hex } from '../../account/digest.js';
+import { createHash, randomUUID } from 'node:crypto';
+import { canonicalJson } from '@diosc/protocol';
 import type { OfferedTool } from './offered-tools.js';
 import type { NewToolCall, ToolOutput } from './tool-calls.js';
 
 export type PathCheck = (path: string) => { ok: true } | { ok: false; message: string };
 
 export function argsDigest(args: unknown): string {
-  return sha256Hex(canonicalJson(args));
+  return createHash('sha256').update(canonicalJson(args)).digest('hex');
 }
 
 export function errorOutput(code: string, message: string): ToolOutput {

@@ -62,7 +62,7 @@ export function createTurnRunner(hub: HubServices) {
   async function advance(turnId: string, signal: AbortSignal): Promise<void> {
     for (;;) {
       const turn = await hub.turns.get(turnId);
-      if (!turn || turn.status !== 'running' || signal.aborted) return;
+      if (turn?.status !== 'running' || signal.aborted) return;
       const conversation = await hub.conversations.find(turn.conversationId);
       const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
       if (!conversation || !assistant) return;

@@ -51,7 +51,7 @@ export function createVisitorSessions(db: Kysely<Database>, clock: Clock) {
 
     /** The live session a bearer token names; `unauthenticated` / `session_expired` otherwise. */
     async authenticate(token: string | undefined): Promise<VisitorSession> {
-      if (!token || !token.startsWith(TOKEN_PREFIX) || token.length > 128)
+      if (!token?.startsWith(TOKEN_PREFIX) || token.length > 128)
         throw new DioscError('unauthenticated', 'A visitor session token is required.');
       const row = await db
         .selectFrom('hub_visitor_sessions')

@@ -1,3 +1,4 @@
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe } from 'vitest';
 import { createAssistant } from '../../../src/hub/assistants/assistant-admin.js';
@@ -8,8 +9,6 @@ import {
   type Script,
   type ScriptedModel,
 } from '../../../src/hub/model/scripted/scripted-model.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
-import { DIALECTS } from '../../support/store.js';
 import { HubClient } from './hub-client.js';
 
 export interface HubTestServer extends TestServer {
@@ -57,10 +56,12 @@ export async function startHubServer(
     dialect: options.dialect ?? currentDialect,
     realClock: true,
     configure: options.configure,
-    hub: {
-      sweepIntervalMs: 50,
-      ...options.hub,
-      scriptedModels: { test: model, ...options.hub?.scriptedModels },
+    app: {
+      hub: {
+        sweepIntervalMs: 50,
+        ...options.hub,
+        scriptedModels: { test: model, ...options.hub?.scriptedModels },
+      },
     },
   });
   const create = (input: Record<string, unknown>) =>

@@ -85,14 +85,14 @@ export class EnableForm extends LitElement {
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this.selection.length === 0) {
-      this.error = t('hub.enable.needSelection');
+      this.error = t('automation.enable.needSelection');
       return;
     }
     this.busy = true;
     this.error = null;
     try {
       await this.portal.browserTools.enable(this.selection);
-      this.portal.toasts.show('success', t('hub.enable.saved'));
+      this.portal.toasts.show('success', t('automation.enable.saved'));
     } catch (error) {
       this.error = errorText(error);
     } finally {
@@ -105,13 +105,13 @@ export class EnableForm extends LitElement {
     const enabled = access?.enabled === true;
     const unchanged = enabled && key(access?.selection) === key(this.selection);
     return html`<form @submit=${this.#submit} aria-labelledby="enable-heading">
-      <h2 id="enable-heading">${t('hub.enable.heading')}</h2>
-      <p class="small muted mt">${t('hub.enable.hint')}</p>
+      <h2 id="enable-heading">${t('automation.enable.heading')}</h2>
+      <p class="small muted mt">${t('automation.enable.hint')}</p>
       <div class="mt">
         <diosc-grant-picker
           .collections=${this.collections}
           .value=${this.selection}
-          label=${t('hub.enable.heading')}
+          label=${t('automation.enable.heading')}
           @change=${(event: CustomEvent<GrantEntry[]>) => {
             this.selection = event.detail;
           }}
@@ -120,9 +120,9 @@ export class EnableForm extends LitElement {
       ${this.error ? html`<p class="notice error mt" role="alert">${this.error}</p>` : nothing}
       <div class="row actions">
         <button class="primary" type="submit" ?disabled=${this.busy || unchanged}>
-          ${enabled ? t('hub.enable.update') : t('hub.enable.submit')}
+          ${enabled ? t('automation.enable.update') : t('automation.enable.submit')}
         </button>
-        <span class="small muted">${t('hub.enable.sessionOnly')}</span>
+        <span class="small muted">${t('automation.enable.sessionOnly')}</span>
       </div>
     </form>`;
   }

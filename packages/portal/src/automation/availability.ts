@@ -6,7 +6,7 @@ export type AvailabilityAction = 'open-apps' | 'enable' | 'disable' | 'retry' | 
 export interface Availability {
   status: AdapterStatus;
   tone: 'ok' | 'warn' | 'danger' | 'neutral';
-  /** Catalogue keys under `hub.state.<status>`: title, body, action label. */
+  /** Catalogue keys under `automation.state.<status>`: title, body, action label. */
   action: AvailabilityAction;
   reason: string | null;
 }

@@ -74,14 +74,14 @@ export class AvailabilityCard extends LitElement {
 
   override render() {
     const { status, tone, action, reason } = this.availability;
-    const key = `hub.state.${status}`;
+    const key = `automation.state.${status}`;
     return html`<section class="card ${tone}" data-state=${status} aria-labelledby="availability-title" aria-live="polite">
-      <div class="dot">${status === 'registered' ? icons.hub : icons.globe}</div>
+      <div class="dot">${status === 'registered' ? icons.automation : icons.globe}</div>
       <div>
-        <p class="small muted">${t('hub.availability')}</p>
+        <p class="small muted">${t('automation.availability')}</p>
         <h2 id="availability-title">${t(`${key}.title`)}</h2>
         <p class="muted mt">${t(`${key}.body`)}</p>
-        ${reason ? html`<p class="reason small mono">${t('hub.reason', { reason })}</p>` : nothing}
+        ${reason ? html`<p class="reason small mono">${t('automation.reason', { reason })}</p>` : nothing}
       </div>
       ${
         action === 'open-apps'

@@ -6,8 +6,8 @@ import { collectionPath } from '../router/router.js';
 import { errorText } from '../ui/error-text.js';
 import { icons } from '../ui/icons.js';
 import { sharedStyles } from '../ui/shared-styles.js';
-import '../collections/item-panel.js';
-import '../collections/new-item-dialog.js';
+import './item-panel.js';
+import './new-item-dialog.js';
 import { collectionsPageStyles } from './collections-page-styles.js';
 
 /** Browse every collection (inbox, storage, external mirror), open an item, create storage items. */

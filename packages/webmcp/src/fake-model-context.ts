@@ -1,4 +1,4 @@
-import type { LegacyModelContextLike, ModelContextLike, WebMcpTool } from '../../src/index.js';
+import type { LegacyModelContextLike, ModelContextLike, WebMcpTool } from './model-context.js';
 
 /** Rejections the way the platform makes them (DOMException names from the WebMCP draft). */
 function domError(name: string, message: string): DOMException {

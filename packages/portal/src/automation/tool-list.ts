@@ -43,16 +43,16 @@ export class ToolList extends LitElement {
   }
 
   override render() {
-    if (this.tools.length === 0) return html`<p class="muted mt">${t('hub.tools.none')}</p>`;
-    return html`<ul aria-label=${t('hub.tools.heading')}>
+    if (this.tools.length === 0) return html`<p class="muted mt">${t('automation.tools.none')}</p>`;
+    return html`<ul aria-label=${t('automation.tools.heading')}>
       ${this.tools.map((name) => {
         const hints = findDescriptor(name)?.hints;
         return html`<li data-tool=${name}>
           <span class="grow"><strong>${t(`functions.${name}.name`)}</strong><code>${name}</code></span>
           ${
             hints?.readOnly
-              ? html`<span class="badge ok">${t('hub.tools.readOnly')}</span>`
-              : html`<span class="badge warn">${t('hub.tools.reviewed')}</span>`
+              ? html`<span class="badge ok">${t('automation.tools.readOnly')}</span>`
+              : html`<span class="badge warn">${t('automation.tools.reviewed')}</span>`
           }
         </li>`;
       })}

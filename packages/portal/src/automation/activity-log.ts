@@ -19,7 +19,7 @@ const TONE: Record<string, string> = { ok: 'ok', replayed: 'ok', declined: 'warn
 
 /** Known outcomes in words; an error code is data and is shown as it is (its sentence as a tooltip). */
 function outcomeLabel(outcome: string): string {
-  const key = `hub.activity.outcomes.${outcome}`;
+  const key = `automation.activity.outcomes.${outcome}`;
   return hasKey(key) ? t(key) : outcome;
 }
 
@@ -102,15 +102,15 @@ export class ActivityLog extends LitElement {
   override render() {
     if (this.error) return html`<p class="notice error mt" role="alert">${this.error}</p>`;
     if (!this.entries) return html`<p class="muted mt">${t('app.loading')}</p>`;
-    if (this.#rows().length === 0) return html`<p class="muted mt">${t('hub.activity.none')}</p>`;
+    if (this.#rows().length === 0) return html`<p class="muted mt">${t('automation.activity.none')}</p>`;
     return html`<div class="wrap"><table class="mt">
       <thead>
         <tr>
-          <th scope="col">${t('hub.activity.time')}</th>
-          <th scope="col">${t('hub.activity.tool')}</th>
-          <th scope="col">${t('hub.activity.collection')}</th>
-          <th scope="col">${t('hub.activity.outcome')}</th>
-          <th scope="col">${t('hub.activity.requestId')}</th>
+          <th scope="col">${t('automation.activity.time')}</th>
+          <th scope="col">${t('automation.activity.tool')}</th>
+          <th scope="col">${t('automation.activity.collection')}</th>
+          <th scope="col">${t('automation.activity.outcome')}</th>
+          <th scope="col">${t('automation.activity.requestId')}</th>
         </tr>
       </thead>
       <tbody>
@@ -119,7 +119,7 @@ export class ActivityLog extends LitElement {
             <td class="small">${formatTime(entry.at, { seconds: true })}</td>
             <td class="mono">${entry.tool}</td>
             <td>${entry.collection ?? '—'}</td>
-            <td><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${hasKey(`errors.${entry.outcome}`) ? t(`errors.${entry.outcome}`) : ''}>${outcomeLabel(entry.outcome)}</span>${entry.pageOnly ? html`<span class="small muted page-only">${t('hub.activity.pageOnly')}</span>` : nothing}</td>
+            <td><span class="badge ${TONE[entry.outcome] ?? 'danger'}" title=${hasKey(`errors.${entry.outcome}`) ? t(`errors.${entry.outcome}`) : ''}>${outcomeLabel(entry.outcome)}</span>${entry.pageOnly ? html`<span class="small muted page-only">${t('automation.activity.pageOnly')}</span>` : nothing}</td>
             <td class="mono small">${entry.requestId ?? nothing}</td>
           </tr>`,
         )}

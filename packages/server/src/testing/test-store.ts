@@ -1,15 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Clock, manualClock } from '../../src/clock.js';
-import { loadConfig, type ServerConfig } from '../../src/config.js';
-import { ensureOwner } from '../../src/first-run.js';
-import { openStore, type Store } from '../../src/store/dialect.js';
+import { type ManualClock, manualClock } from '../clock.js';
+import { loadConfig, type ServerConfig } from '../config.js';
+import { ensureOwner } from '../first-run.js';
+import { openConfiguredStore } from '../store/configured-store.js';
+import type { DialectName, Store } from '../store/dialect.js';
 
+/** The first-run owner's password in every test store (`owner@localhost`). */
 export const OWNER_PASSWORD = 'correct horse battery staple';
 
+export interface TestDialect {
+  name: DialectName;
+  /** The admin URL of the test PostgreSQL server (PostgreSQL only). */
+  url?: string;
+}
+
 /** The dialects the store suites run on: SQLite always, PostgreSQL when the test script started one. */
-export const DIALECTS: { name: 'sqlite' | 'postgres'; url?: string }[] = [
+export const DIALECTS: readonly TestDialect[] = [
   { name: 'sqlite' },
   ...(process.env.DIOSC_TEST_POSTGRES_URL
     ? [{ name: 'postgres' as const, url: process.env.DIOSC_TEST_POSTGRES_URL }]
@@ -21,28 +29,33 @@ export interface TestStore {
   dir: string;
   config: ServerConfig;
   accountId: string;
-  clock: Clock & { advance(ms: number): void };
+  clock: ManualClock;
   close(): Promise<void>;
 }
 
 let postgresCounter = 0;
 
 /**
- * A real store in a fresh temp directory (SQLite file) or a fresh PostgreSQL schema-per-database,
- * migrated and seeded with the first-run owner and demo collections.
+ * A real store in a fresh temp directory (SQLite file) or a fresh PostgreSQL database, migrated and
+ * seeded with the first-run owner (`OWNER_PASSWORD`) and the demo collections, on a manual clock.
+ *
+ * @example
+ * for (const dialect of DIALECTS) {
+ *   const test = await openTestStore(dialect);
+ *   // … test.store, test.accountId, test.clock.advance(60_000) …
+ *   await test.close();
+ * }
  */
-export async function openTestStore(
-  dialect: (typeof DIALECTS)[number] = { name: 'sqlite' },
-): Promise<TestStore> {
+export async function openTestStore(dialect: TestDialect = { name: 'sqlite' }): Promise<TestStore> {
   const dir = mkdtempSync(join(tmpdir(), 'diosc-test-'));
-  const config = loadConfig(
+  const loaded = loadConfig(
     { DIOSC_DATA_DIR: dir, DIOSC_OWNER_PASSWORD: OWNER_PASSWORD, DIOSC_LOG_LEVEL: 'silent' },
     dir,
   );
-  let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
   if (dialect.name === 'postgres' && dialect.url) {
-    const { createPostgresDatabase } = await import('./postgres.js');
+    const { createPostgresDatabase } = await import('./postgres-database.js');
     const created = await createPostgresDatabase(
       dialect.url,
       `diosc_test_${process.pid}_${++postgresCounter}`,
@@ -50,13 +63,14 @@ export async function openTestStore(
     databaseUrl = created.url;
     dropDatabase = created.drop;
   }
-  const store = await openStore({ databaseUrl, sqlitePath: join(dir, 'diosc.sqlite') });
+  const config: ServerConfig = { ...loaded, databaseUrl };
+  const store = await openConfiguredStore(config);
   const clock = manualClock();
   const owner = await ensureOwner(store, config, clock);
   return {
     store,
     dir,
-    config: { ...config, databaseUrl },
+    config,
     accountId: owner.accountId,
     clock,
     async close() {

@@ -75,7 +75,7 @@ export class AutomationHubPage extends LitElement {
         this.renderRoot.querySelector<EnableForm>('diosc-enable-form')?.focusFirst();
       else if (event.detail === 'disable') {
         await tools.disable();
-        this.portal.toasts.show('info', t('hub.disabled'));
+        this.portal.toasts.show('info', t('automation.disabled'));
       } else if (event.detail === 'retry') await tools.refresh();
       else if (event.detail === 'sign-in')
         this.portal.session.state.set({ status: 'signed-out', notice: 'expired' });
@@ -92,17 +92,17 @@ export class AutomationHubPage extends LitElement {
     const canEnable = availability.status !== 'unsupported' && availability.status !== 'expired-session';
     return html`<div class="page-head">
         <div>
-          <h1>${t('hub.title')}</h1>
-          <p class="muted">${t('hub.subtitle')}</p>
+          <h1>${t('automation.title')}</h1>
+          <p class="muted">${t('automation.subtitle')}</p>
         </div>
       </div>
       <diosc-availability-card .availability=${availability} ?busy=${this.busy} @availability-action=${this.#act}></diosc-availability-card>
       <div class="notice scope">
-        <strong>${t('hub.scope.heading')}</strong>
+        <strong>${t('automation.scope.heading')}</strong>
         <ul>
-          <li>${t('hub.scope.session')}</li>
-          <li>${t('hub.scope.notAssistant')}</li>
-          <li>${t('hub.scope.review')}</li>
+          <li>${t('automation.scope.session')}</li>
+          <li>${t('automation.scope.notAssistant')}</li>
+          <li>${t('automation.scope.review')}</li>
         </ul>
       </div>
       ${availability.status === 'unsupported' ? nothing : this.#details(state.status === 'registered' ? state.tools : [], canEnable)}
@@ -113,7 +113,7 @@ export class AutomationHubPage extends LitElement {
     return html`<div class="grid ${canEnable ? '' : 'single'}">
       ${canEnable ? html`<section class="card"><diosc-enable-form .portal=${this.portal}></diosc-enable-form></section>` : nothing}
       <section class="card" aria-labelledby="tools-heading">
-        <h2 id="tools-heading">${t('hub.tools.heading')}</h2>
+        <h2 id="tools-heading">${t('automation.tools.heading')}</h2>
         <diosc-tool-list .tools=${tools}></diosc-tool-list>
       </section>
     </div>`;
@@ -122,9 +122,9 @@ export class AutomationHubPage extends LitElement {
   #activity() {
     return html`<section class="card activity" aria-labelledby="activity-heading">
       <div class="head-row">
-        <h2 id="activity-heading">${t('hub.activity.heading')}</h2>
+        <h2 id="activity-heading">${t('automation.activity.heading')}</h2>
         <button class="ghost" @click=${() => void this.renderRoot.querySelector<ActivityLog>('diosc-activity-log')?.reload()}>
-          ${t('hub.activity.refresh')}
+          ${t('automation.activity.refresh')}
         </button>
       </div>
       <diosc-activity-log .portal=${this.portal}></diosc-activity-log>

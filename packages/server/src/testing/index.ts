@@ -1,0 +1,12 @@
+/**
+ * `@diosc/server/testing`: the doors every test suite (the server's own, the hub's, the kit's, e2e,
+ * bench) uses to run the real server on a real store. Node only.
+ */
+export type { ManualClock } from '../clock.js';
+export { manualClock } from '../clock.js';
+export type { SeedOptions } from './seed.js';
+export { seedCollection, seedItems } from './seed.js';
+export type { TestServer, TestServerOptions } from './test-server.js';
+export { startTestServer } from './test-server.js';
+export type { TestDialect, TestStore } from './test-store.js';
+export { DIALECTS, OWNER_PASSWORD, openTestStore } from './test-store.js';
