@@ -13,7 +13,12 @@ beforeAll(async () => {
         {
           name: 'cancel_order',
           description: 'Cancel an order.',
-          inputSchema: { type: 'object', additionalProperties: false, required: ['order'], properties: { order: { type: 'string' } } },
+          inputSchema: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['order'],
+            properties: { order: { type: 'string' } },
+          },
           execute: async (args) => {
             cancelled.push(args);
             return { cancelled: args.order };
@@ -39,17 +44,26 @@ describe('the consensus dialog in Debian Chromium', () => {
     const answers = recordAnswers(page);
     await ask(page, 'Make Assam cheaper');
     await dialog(page).waitFor();
-    await expect.poll(() => dialog(page).locator('h2').textContent()).toBe('Apply 1 change(s) to the catalogue');
+    await expect
+      .poll(() => dialog(page).locator('h2').textContent())
+      .toBe('Apply 1 change(s) to the catalogue');
     expect(await dialog(page).locator('[part="severity-badge"]').textContent()).toBe('Medium impact');
     expect(await dialog(page).locator('tbody tr').allInnerTexts()).toEqual(['price of 42\t3\t2']);
     expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
-    await screenshot(page, 'kit-consensus');
+    await screenshot(dialog(page), 'kit-consensus');
     await page.getByRole('button', { name: 'Approve' }).click();
     const next = await callsReach(calls, base + 2);
-    expect(lastResult(next, 'browser_apply_changes')).toEqual({ type: 'json', value: { success: true, data: { applied: 1 } } });
-    expect(await page.evaluate(() => window.shop.runs())).toEqual([{ tool: 'apply_changes', args: { ops: [{ id: '42', price: 2 }] } }]);
+    expect(lastResult(next, 'browser_apply_changes')).toEqual({
+      type: 'json',
+      value: { success: true, data: { applied: 1 } },
+    });
+    expect(await page.evaluate(() => window.shop.runs())).toEqual([
+      { tool: 'apply_changes', args: { ops: [{ id: '42', price: 2 }] } },
+    ]);
     // Only the decision travels: no summary, no diff.
-    expect(answers).toEqual([{ result: { success: true, data: { applied: 1 } }, decision: { decision: 'approve' } }]);
+    expect(answers).toEqual([
+      { result: { success: true, data: { applied: 1 } }, decision: { decision: 'approve' } },
+    ]);
     await expect.poll(() => dialog(page).isVisible()).toBe(false);
   });
 
@@ -67,15 +81,27 @@ describe('the consensus dialog in Debian Chromium', () => {
     expect(await title.inputValue()).toBe('Spring teas');
     await title.fill('ab');
     await page.getByRole('button', { name: 'Run with these values' }).click();
-    await expect.poll(() => dialog(page).getByRole('alert').textContent()).toBe('Not valid: arguments.title needs at least 3 characters');
+    await expect
+      .poll(() => dialog(page).getByRole('alert').textContent())
+      .toBe('Not valid: arguments.title needs at least 3 characters');
     expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
     await title.fill('Summer teas');
     await page.getByLabel('pinned').check();
     await page.getByRole('button', { name: 'Run with these values' }).click();
     const next = await callsReach(calls, base + 2);
-    expect(lastResult(next, 'browser_rename_catalogue')).toEqual({ type: 'json', value: { success: true, data: { title: 'Summer teas' } } });
-    expect(await page.evaluate(() => window.shop.runs())).toEqual([{ tool: 'rename_catalogue', args: { title: 'Summer teas', pinned: true } }]);
-    expect(answers).toEqual([{ result: { success: true, data: { title: 'Summer teas' } }, decision: { decision: 'edit', changed: ['title', 'pinned'] } }]);
+    expect(lastResult(next, 'browser_rename_catalogue')).toEqual({
+      type: 'json',
+      value: { success: true, data: { title: 'Summer teas' } },
+    });
+    expect(await page.evaluate(() => window.shop.runs())).toEqual([
+      { tool: 'rename_catalogue', args: { title: 'Summer teas', pinned: true } },
+    ]);
+    expect(answers).toEqual([
+      {
+        result: { success: true, data: { title: 'Summer teas' } },
+        decision: { decision: 'edit', changed: ['title', 'pinned'] },
+      },
+    ]);
   });
 
   it('Reject: the handler never runs; the model reads "Action declined by user" with the reason', async () => {
@@ -104,7 +130,9 @@ describe('the consensus dialog in Debian Chromium', () => {
     await ask(page, 'Make Assam cheaper');
     await dialog(page).waitFor();
     const attempts = await page.evaluate(async () => {
-      const root = document.querySelector('diosc-widget')!.shadowRoot!.querySelector('diosc-consensus-dialog')!.shadowRoot!;
+      const root = document
+        .querySelector('diosc-widget')!
+        .shadowRoot!.querySelector('diosc-consensus-dialog')!.shadowRoot!;
       const button = root.querySelector<HTMLButtonElement>('button[type="submit"]')!;
       const form = button.form!;
       button.click();
@@ -115,9 +143,15 @@ describe('the consensus dialog in Debian Chromium', () => {
       button.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
       form.requestSubmit(button);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      return { open: root.querySelector('dialog')!.open, alert: root.querySelector('[role="alert"]')?.textContent };
+      return {
+        open: root.querySelector('dialog')!.open,
+        alert: root.querySelector('[role="alert"]')?.textContent,
+      };
     });
-    expect(attempts).toEqual({ open: true, alert: 'Only a real click, tap or key press on a button can decide.' });
+    expect(attempts).toEqual({
+      open: true,
+      alert: 'Only a real click, tap or key press on a button can decide.',
+    });
     expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
     expect(calls.length).toBe(base + 1);
     // Keyboard: Tab to Approve, Enter.
@@ -136,7 +170,9 @@ describe('the consensus dialog in Debian Chromium', () => {
     await dialog(page).waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog(page).isVisible()).toBe(false);
-    await expect.poll(() => page.locator('diosc-widget .approvals').textContent()).toContain('An action is waiting for your decision.');
+    await expect
+      .poll(() => page.locator('diosc-widget .approvals').textContent())
+      .toContain('An action is waiting for your decision.');
     expect(calls.length).toBe(base + 1);
     await page.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('button', { name: 'Approve' }).click();
@@ -149,17 +185,23 @@ describe('the consensus dialog in Debian Chromium', () => {
     const base = calls.length;
     let pageChanged: () => void = () => {};
     const changed = new Promise<void>((resolve) => (pageChanged = resolve));
-    e2e.script = sequence(async () => {
-      await changed;
-      return { toolCalls: [APPLY] };
-    }, { text: 'Re-planning.' });
+    e2e.script = sequence(
+      async () => {
+        await changed;
+        return { toolCalls: [APPLY] };
+      },
+      { text: 'Re-planning.' },
+    );
     const { page } = await e2e.open();
     await ask(page, 'Make Assam cheaper');
     await callsReach(calls, base + 1);
     await page.evaluate(() => window.shop.setIntents(false));
     pageChanged();
     const next = await callsReach(calls, base + 2);
-    expect(lastResult(next, 'browser_apply_changes')).toEqual({ type: 'error-text', value: 'intent "apply_changes" no longer available — page changed' });
+    expect(lastResult(next, 'browser_apply_changes')).toEqual({
+      type: 'error-text',
+      value: 'intent "apply_changes" no longer available — page changed',
+    });
     expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
     expect(await dialog(page).isVisible()).toBe(false);
   });
@@ -167,7 +209,10 @@ describe('the consensus dialog in Debian Chromium', () => {
   it('a server tool’s Consensus request is decided in the same dialog, bound to its arguments', async () => {
     const calls = e2e.server.model.calls;
     const base = calls.length;
-    e2e.script = sequence({ toolCalls: [{ toolName: 'cancel_order', input: { order: 'A-1001' } }] }, { text: 'Cancelled.' });
+    e2e.script = sequence(
+      { toolCalls: [{ toolName: 'cancel_order', input: { order: 'A-1001' } }] },
+      { text: 'Cancelled.' },
+    );
     const { page } = await e2e.open();
     await ask(page, 'Cancel my order');
     await dialog(page).waitFor();

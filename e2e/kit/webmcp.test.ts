@@ -17,15 +17,27 @@ type Responded = { status: string; output?: unknown; errorText?: string };
 async function agent(cdp: CDPSession) {
   const events = recordCdpEvents(cdp, ['WebMCP.toolsAdded', 'WebMCP.toolResponded']);
   await cdp.send('WebMCP.enable' as never);
-  const expected = ['highlight_row', 'slow_export', 'browser_apply_changes', 'browser_rename_catalogue', 'browser_slow_publish', 'browser_export_csv'];
+  const expected = [
+    'highlight_row',
+    'slow_export',
+    'browser_apply_changes',
+    'browser_rename_catalogue',
+    'browser_slow_publish',
+    'browser_export_csv',
+  ];
   const tools = new Map<string, Record<string, unknown>>();
   while (expected.some((name) => !tools.has(name))) {
-    const added = await events.wait('WebMCP.toolsAdded', (p) => (p.tools as { name: string }[]).some((t) => expected.includes(t.name) && !tools.has(t.name)));
+    const added = await events.wait('WebMCP.toolsAdded', (p) =>
+      (p.tools as { name: string }[]).some((t) => expected.includes(t.name) && !tools.has(t.name)),
+    );
     for (const tool of added.tools as Record<string, unknown>[]) tools.set(String(tool.name), tool);
   }
   const invoke = async (toolName: string, input: unknown) => {
     const frameId = tools.get(toolName)!.frameId;
-    const { invocationId } = (await cdp.send('WebMCP.invokeTool' as never, { frameId, toolName, input } as never)) as { invocationId: string };
+    const { invocationId } = (await cdp.send(
+      'WebMCP.invokeTool' as never,
+      { frameId, toolName, input } as never,
+    )) as { invocationId: string };
     return events.wait('WebMCP.toolResponded', (p) => p.invocationId === invocationId) as Promise<Responded>;
   };
   return { tools, invoke };
@@ -37,9 +49,16 @@ describe('write once, reach every agent: the kit’s tools in native WebMCP (Chr
   it('registers the declared raw tools and every intent with document.modelContext', async () => {
     const { page } = await e2e.open('/shop', { webmcp: '1' });
     const { tools } = await agent(await page.context().newCDPSession(page));
-    expect(tools.get('highlight_row')).toMatchObject({ description: 'Highlight a row of the products table.' });
-    expect(tools.get('browser_apply_changes')).toMatchObject({ description: 'Apply price changes to products.', annotations: expect.objectContaining({ consequential: true }) });
-    expect(tools.get('browser_export_csv')?.annotations).toEqual(expect.objectContaining({ consequential: false }));
+    expect(tools.get('highlight_row')).toMatchObject({
+      description: 'Highlight a row of the products table.',
+    });
+    expect(tools.get('browser_apply_changes')).toMatchObject({
+      description: 'Apply price changes to products.',
+      annotations: expect.objectContaining({ consequential: true }),
+    });
+    expect(tools.get('browser_export_csv')?.annotations).toEqual(
+      expect.objectContaining({ consequential: false }),
+    );
     // The hub's built-ins stay with the hub.
     expect(tools.has('navigate')).toBe(false);
     expect(tools.has('read_page')).toBe(false);
@@ -65,7 +84,9 @@ describe('write once, reach every agent: the kit’s tools in native WebMCP (Chr
     const response = await approved;
     expect(response.status).toBe('Completed');
     expect(parsed(response.output)).toEqual({ success: true, data: { applied: 1 } });
-    expect(await page.evaluate(() => window.shop.runs())).toEqual([{ tool: 'apply_changes', args: { ops: [{ id: '41', price: 6 }] } }]);
+    expect(await page.evaluate(() => window.shop.runs())).toEqual([
+      { tool: 'apply_changes', args: { ops: [{ id: '41', price: 6 }] } },
+    ]);
 
     const rejected = invoke('browser_apply_changes', { ops: [{ id: '41', price: 1 }] });
     await dialog(page).waitFor();

@@ -17,7 +17,8 @@ export const dialog = (page: Page) => page.locator('diosc-consensus-dialog dialo
 export function recordAnswers(page: Page): unknown[] {
   const bodies: unknown[] = [];
   page.on('request', (request: Request) => {
-    if (request.method() === 'POST' && /\/interrupts\/[^/]+\/answer$/.test(request.url())) bodies.push(request.postDataJSON());
+    if (request.method() === 'POST' && /\/interrupts\/[^/]+\/answer$/.test(request.url()))
+      bodies.push(request.postDataJSON());
   });
   return bodies;
 }

@@ -1,20 +1,18 @@
 import {
   CLIENT_TOOL_NAME_PATTERN,
-  DioscError,
+  CodedError,
   type IntentMetadata,
   PAGE_LIMITS,
   type PageSnapshot,
 } from '@diosc/protocol';
+import { isObject } from '../runtime/is-object.js';
 import { toJsonValue } from '../runtime/json-value.js';
 import type { BrowserAdapter, IntentDefinition } from '../types.js';
 
 const NAME = new RegExp(CLIENT_TOOL_NAME_PATTERN);
 const SEVERITIES = ['low', 'medium', 'high'];
 
-const bad = (message: string) => new DioscError('invalid_command', message);
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
+const bad = (message: string) => new CodedError('invalid_command', message);
 function checkIntent(intent: unknown, index: number, names: Set<string>): void {
   const where = `intents[${index}]`;
   if (!isObject(intent))

@@ -1,4 +1,4 @@
-import { DioscError } from '@diosc/protocol';
+import { CodedError } from '@diosc/protocol';
 import { errorText } from '../runtime/browser-call.js';
 import { emit } from '../runtime/kit-context.js';
 import { type Command, expectArgs, invalid, requireInit } from './command.js';
@@ -17,7 +17,7 @@ export const send: Command = (kit, args) => {
     () => true,
     (error: unknown) => {
       const failure = {
-        code: DioscError.isInstance(error) ? error.code : 'internal',
+        code: CodedError.isInstance(error) ? error.code : 'internal',
         message: errorText(error),
       };
       console.error(`[diosc] send: ${failure.message}`);

@@ -100,7 +100,7 @@ export class ConsensusDialog extends LitElement {
       return html`<div class="field"><label for="reason">${t('consensus.reason')}</label><textarea id="reason" name="reason" rows="2" maxlength="1000"></textarea></div>
         <div class="actions"><button type="button" @click=${() => this.#mode('review')}>${t('consensus.back')}</button>${this.#submitButton(t('consensus.confirmReject'), 'danger')}</div>`;
     if (this.mode === 'edit')
-      return html`<p class="hint">${t('consensus.editHint')}</p>${renderEditForm(request.schema, request.args, t)}
+      return html`<p class="muted">${t('consensus.editHint')}</p>${renderEditForm(request.schema, request.args, t)}
         <div class="actions"><button type="button" @click=${() => this.#mode('review')}>${t('consensus.back')}</button>${this.#submitButton(t('consensus.runEdited'), 'edit')}</div>`;
     const editable = editFields(request.schema) !== null || Object.keys(request.schema).length > 0;
     return html`<div class="actions">
@@ -114,6 +114,7 @@ export class ConsensusDialog extends LitElement {
     const request = this.#request;
     const t = this.kit?.translator.t;
     return html`<dialog
+      class="card"
       part="consensus-dialog"
       aria-labelledby="consensus-title"
       aria-describedby="consensus-intro"
@@ -126,16 +127,16 @@ export class ConsensusDialog extends LitElement {
         request && t
           ? html`<header>
               <span class="badge ${request.severity}" part="severity-badge">${t(`consensus.severity.${request.severity}`)}</span>
-              <span class="where">${t(`consensus.where.${request.source}`)} · <code>${request.tool}</code></span>
+              <span class="where muted">${t(`consensus.where.${request.source}`)} · <code>${request.tool}</code></span>
             </header>
             <h2 id="consensus-title">${request.summary}</h2>
-            <p id="consensus-intro" class="hint">${t('consensus.intro')}</p>
+            <p id="consensus-intro" class="muted">${t('consensus.intro')}</p>
             <div class="detail" part="consensus-detail">${consensusDetail(this.kit, request)}</div>
             <form @submit=${this.#decide} novalidate>
               ${this.#actions(request)}
               ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}
             </form>
-            <p class="hint small">${t('consensus.escape')}</p>`
+            <small>${t('consensus.escape')}</small>`
           : nothing
       }
     </dialog>`;

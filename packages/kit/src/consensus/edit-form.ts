@@ -1,5 +1,6 @@
 import { html, type TemplateResult } from 'lit';
 import type { Translator } from '../i18n/translator.js';
+import { isObject } from '../runtime/is-object.js';
 import { checkSchema } from './schema-check.js';
 
 type Schema = Record<string, unknown>;
@@ -11,9 +12,6 @@ export interface EditField {
   required: boolean;
   schema: Schema;
 }
-
-const isObject = (value: unknown): value is Schema =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function kindOf(schema: Schema): EditField['kind'] {
   if (

@@ -1,7 +1,6 @@
-type Schema = Record<string, unknown>;
+import { isObject } from '../runtime/is-object.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+type Schema = Record<string, unknown>;
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';

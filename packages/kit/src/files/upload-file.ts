@@ -1,4 +1,4 @@
-import { DioscError, type FileDescriptor } from '@diosc/protocol';
+import { CodedError, type FileDescriptor } from '@diosc/protocol';
 import { decodeRefusal, type HubClient } from '../hub-client/hub-client.js';
 
 export type Delivery = { ok: true; file: FileDescriptor } | { ok: false; error: string };
@@ -23,14 +23,16 @@ export async function uploadFile(
     const form = new FormData();
     form.set('conversationId', upload.conversationId);
     if (upload.interruptId) form.set('interruptId', upload.interruptId);
-    form.set('file', upload.blob, upload.filename);
+    // A File carries its name through every FormData implementation (a Blob's third argument may not).
+    const file = new File([upload.blob], upload.filename, { type: upload.blob.type });
+    form.set('file', file, upload.filename);
     const response = await client.raw('/files', { method: 'POST', body: form });
     if (!response.ok) return { ok: false, error: (await decodeRefusal(response)).message };
     return { ok: true, file: (await response.json()) as FileDescriptor };
   } catch (error) {
     return {
       ok: false,
-      error: DioscError.isInstance(error) ? error.message : 'The file could not be uploaded.',
+      error: CodedError.isInstance(error) ? error.message : 'The file could not be uploaded.',
     };
   }
 }

@@ -1,4 +1,4 @@
-import { DioscError, type VisitorSessionView, type WireError } from '@diosc/protocol';
+import { CodedError, type VisitorSessionView, type WireError } from '@diosc/protocol';
 import type { KitStorage } from './storage.js';
 
 export interface HubClientOptions {
@@ -16,7 +16,7 @@ export interface HubClient {
   readonly base: string;
   /** The visitor session, opened once (or reused from storage until it expires). */
   session(): Promise<VisitorSessionView>;
-  /** A JSON request; a refusal rejects with the hub's `DioscError`, a network failure with `hub_unreachable`. */
+  /** A JSON request; a refusal rejects with the hub's `CodedError`, a network failure with `hub_unreachable`. */
   request<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<T>;
   /** A raw authenticated request (event streams, uploads, downloads); the response is not decoded. */
   raw(pathOrUrl: string, init?: RequestInit): Promise<Response>;
@@ -33,14 +33,15 @@ function fingerprint(value: string | undefined): string {
   return hash.toString(36);
 }
 
-export async function decodeRefusal(response: Response): Promise<DioscError> {
+export async function decodeRefusal(response: Response): Promise<CodedError> {
   try {
     const body = (await response.json()) as { error?: WireError };
-    if (body.error?.code) return DioscError.fromWire(body.error);
+    if (body.error?.code)
+      return new CodedError(body.error.code, body.error.message, { details: body.error.details });
   } catch {
     // Not a hub refusal (a proxy page, an empty body): described by its status below.
   }
-  return new DioscError('hub_unreachable', `The hub answered ${response.status} ${response.statusText}.`);
+  return new CodedError('hub_unreachable', `The hub answered ${response.status} ${response.statusText}.`);
 }
 
 /**
@@ -52,7 +53,7 @@ function hubUrlFor(root: string, base: string, pathOrUrl: string): string {
   if (pathOrUrl.startsWith('/')) return `${base}${pathOrUrl}`;
   const url = new URL(pathOrUrl);
   if (url.origin !== new URL(root).origin) {
-    throw new DioscError('forbidden_origin', `Refusing to send the visitor session to ${url.origin}.`);
+    throw new CodedError('forbidden_origin', `Refusing to send the visitor session to ${url.origin}.`);
   }
   return url.href;
 }
@@ -68,7 +69,7 @@ export function createHubClient(options: HubClientOptions): HubClient {
       return await options.fetch(url, { ...init, credentials: 'omit', cache: 'no-store' });
     } catch (error) {
       if (init.signal?.aborted) throw error;
-      throw new DioscError('hub_unreachable', undefined, { cause: error });
+      throw new CodedError('hub_unreachable', 'The hub could not be reached.', { cause: error });
     }
   };
 

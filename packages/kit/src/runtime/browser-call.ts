@@ -31,6 +31,3 @@ export function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
   return (text || 'The tool failed.').slice(0, ERROR_MAX);
 }
-
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

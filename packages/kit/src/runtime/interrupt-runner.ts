@@ -1,6 +1,6 @@
 import {
   type BrowserInterrupt,
-  DioscError,
+  CodedError,
   INTERRUPT_ANSWER_MAX_BYTES,
   type InterruptAnswer,
 } from '@diosc/protocol';
@@ -62,7 +62,7 @@ export function createInterruptRunner(kit: KitContext, client: HubClient, journa
         await client.request('POST', `/interrupts/${encodeURIComponent(interrupt.id)}/answer`, answer);
         break;
       } catch (error) {
-        const code = DioscError.isInstance(error) ? error.code : 'internal';
+        const code = CodedError.isInstance(error) ? error.code : 'internal';
         if ((code === 'hub_unreachable' || code === 'internal') && attempt < 4) {
           await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
           continue;

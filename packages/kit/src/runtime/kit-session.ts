@@ -1,6 +1,6 @@
 import {
+  CodedError,
   type ConversationView,
-  DioscError,
   type FileDescriptor,
   type HubEvent,
   type SendMessageRequest,
@@ -47,7 +47,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
       ...state,
       connection,
       error: error
-        ? { code: DioscError.isInstance(error) ? error.code : 'internal', message: errorText(error) }
+        ? { code: CodedError.isInstance(error) ? error.code : 'internal', message: errorText(error) }
         : null,
     }));
 
@@ -91,7 +91,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
     }
   };
 
-  const onStatus = (status: StreamStatus, error?: DioscError) => {
+  const onStatus = (status: StreamStatus, error?: CodedError) => {
     if (status === 'failed') return fail(error);
     if (status === 'open') return setConnection('ready');
     if (status === 'reconnecting')
@@ -108,7 +108,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
     try {
       view = await client.request<ConversationView>('GET', `/conversations/${encodeURIComponent(id)}`);
     } catch (error) {
-      if (!DioscError.isInstance(error) || error.code !== 'not_found') throw error;
+      if (!CodedError.isInstance(error) || error.code !== 'not_found') throw error;
       // Another visitor's, or gone: start afresh.
       conversationId = null;
       tab.remove(conversationKey);
@@ -168,21 +168,36 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
       const body: SendMessageRequest = { text, registry: pageRegistry(kit) };
       if (snapshot) body.snapshot = snapshot;
       if (attachments.length > 0) body.attachments = attachments.map((file) => file.fileId);
-      const sent = await client.request<SendMessageResponse>(
-        'POST',
-        `/conversations/${encodeURIComponent(id)}/messages`,
-        body,
-      );
+      // Shown at once, before the reply can stream in; renamed to the hub's id when it answers.
+      const localId = `local-${crypto.randomUUID()}`;
+      const mine = {
+        id: localId,
+        role: 'user' as const,
+        text,
+        files: attachments,
+        tools: [],
+        createdAt: new Date().toISOString(),
+      };
+      kit.state.update((state) => ({ ...addMessage(state, mine), notice: null }));
+      let sent: SendMessageResponse;
+      try {
+        sent = await client.request<SendMessageResponse>(
+          'POST',
+          `/conversations/${encodeURIComponent(id)}/messages`,
+          body,
+        );
+      } catch (error) {
+        kit.state.update((state) => ({
+          ...state,
+          messages: state.messages.filter((each) => each.id !== localId),
+        }));
+        throw error;
+      }
       kit.state.update((state) => ({
-        ...addMessage(state, {
-          id: sent.messageId,
-          role: 'user',
-          text,
-          files: attachments,
-          tools: [],
-          createdAt: new Date().toISOString(),
-        }),
-        notice: null,
+        ...state,
+        messages: state.messages.map((each) =>
+          each.id === localId ? { ...each, id: sent.messageId } : each,
+        ),
         turn: state.turn?.id === sent.turnId ? state.turn : { id: sent.turnId, status: 'running' },
       }));
     },

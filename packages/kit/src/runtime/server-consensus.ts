@@ -1,4 +1,4 @@
-import { type ConsensusDecision, type ConsensusRequest, DioscError } from '@diosc/protocol';
+import { CodedError, type ConsensusDecision, type ConsensusRequest } from '@diosc/protocol';
 import type { HubClient } from '../hub-client/hub-client.js';
 import { errorText } from './browser-call.js';
 import { emit, type KitContext } from './kit-context.js';
@@ -49,7 +49,7 @@ export function createServerConsensus(kit: KitContext, client: HubClient): Serve
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
           emit(kit, 'error', {
-            code: DioscError.isInstance(error) ? error.code : 'internal',
+            code: CodedError.isInstance(error) ? error.code : 'internal',
             message: errorText(error),
           });
         })

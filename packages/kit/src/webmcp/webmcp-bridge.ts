@@ -1,5 +1,11 @@
 import { intentToolName } from '@diosc/protocol';
-import { detectModelContext, type Registration, registerTools, type WebMcpTool } from '@diosc/webmcp';
+import {
+  type DetectedModelContext,
+  detectModelContext,
+  type Registration,
+  registerTools,
+  type WebMcpTool,
+} from '@diosc/webmcp';
 import { errorText } from '../runtime/browser-call.js';
 import type { KitContext } from '../runtime/kit-context.js';
 import { runBrowserCall } from '../runtime/run-browser-call.js';
@@ -62,8 +68,10 @@ function webMcpTools(
  * registration (no polyfill: a browser without WebMCP gets nothing), and re-registers whenever the
  * tools or intents change. Returns the function that takes every registration back.
  */
-export function startWebMcpBridge(kit: KitContext): () => void {
-  const platform = detectModelContext();
+export function startWebMcpBridge(
+  kit: KitContext,
+  platform: DetectedModelContext | null = detectModelContext(),
+): () => void {
   if (!platform || !kit.session) return () => {};
   const session = kit.session;
   let epoch = 0;

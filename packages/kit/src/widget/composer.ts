@@ -4,6 +4,7 @@ import { isTurnActive } from '../conversation/conversation-state.js';
 import { uploadFile } from '../files/upload-file.js';
 import { errorText } from '../runtime/browser-call.js';
 import type { KitContext } from '../runtime/kit-context.js';
+import { icons } from './icons.js';
 import { StoreController } from './store-controller.js';
 import { composerStyles } from './widget-styles.js';
 
@@ -129,7 +130,7 @@ export class DioscComposer extends LitElement {
         ${
           filesOn
             ? html`<button type="button" class="attach" aria-label=${t('composer.attach')} title=${t('composer.attach')}
-          @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>📎</button>
+          @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach}</button>
           <input type="file" multiple hidden @change=${(event: Event) => {
             const input = event.target as HTMLInputElement;
             if (input.files) void this.attach([...input.files]);
@@ -139,8 +140,8 @@ export class DioscComposer extends LitElement {
         }
         ${
           busy
-            ? html`<button type="button" class="stop" part="stop-button" @click=${() => void this.kit.session?.cancelTurn().catch((error: unknown) => (this.problem = errorText(error)))}>${t('composer.stop')}</button>`
-            : html`<button type="submit" class="send" part="send-button">${t('composer.send')}</button>`
+            ? html`<button type="button" class="stop danger" part="stop-button" @click=${() => void this.kit.session?.cancelTurn().catch((error: unknown) => (this.problem = errorText(error)))}>${t('composer.stop')}</button>`
+            : html`<button type="submit" class="send primary" part="send-button">${t('composer.send')}</button>`
         }
       </div>
       ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}

@@ -4,6 +4,7 @@ import { type ConversationState, isTurnActive } from '../conversation/conversati
 import { downloadFile } from '../files/upload-file.js';
 import { errorText } from '../runtime/browser-call.js';
 import { emit, type KitContext } from '../runtime/kit-context.js';
+import { icons } from './icons.js';
 import { messageView } from './message-view.js';
 import { StoreController } from './store-controller.js';
 import { widgetStyles } from './widget-styles.js';
@@ -54,11 +55,11 @@ export class DioscWidget extends LitElement {
     const pending = this.#pending.value ?? [];
     const assistant = state.assistant;
     const draft = state.draft;
-    return html`<section class="panel" part="panel" id="diosc-panel" aria-labelledby="diosc-title">
+    return html`<section class="panel card" part="panel" id="diosc-panel" aria-labelledby="diosc-title">
       <header part="header">
         <div><h2 id="diosc-title">${assistant?.name ?? t.t('panel.title')}</h2>
           ${assistant?.modelLabel ? html`<small>${t.t('panel.model', { label: assistant.modelLabel })}</small>` : nothing}</div>
-        <button type="button" class="close" aria-label=${t.t('panel.close')} @click=${() => this.kit.open.set(false)}>×</button>
+        <button type="button" class="close" aria-label=${t.t('panel.close')} @click=${() => this.kit.open.set(false)}>${icons.close}</button>
       </header>
       ${this.#status(state)}
       <ol class="messages" aria-live="polite" aria-relevant="additions text">
@@ -85,9 +86,9 @@ export class DioscWidget extends LitElement {
     const open = this.#open.value ?? false;
     const t = this.kit.translator.t;
     return html`${open ? this.#panel(state) : nothing}
-      <button type="button" class="launcher" part="launcher" aria-expanded=${open ? 'true' : 'false'} aria-controls="diosc-panel"
+      <button type="button" class="launcher primary" part="launcher" aria-expanded=${open ? 'true' : 'false'} aria-controls="diosc-panel"
         aria-label=${t(open ? 'launcher.close' : 'launcher.open')} @click=${() => this.kit.open.set(!open)}>
-        <span aria-hidden="true">${open ? '×' : '✦'}</span>
+        ${open ? icons.close : icons.chat}
         ${(this.#pending.value?.length ?? 0) > 0 ? html`<span class="dot" aria-hidden="true"></span>` : nothing}
       </button>
       <diosc-consensus-dialog .kit=${this.kit}></diosc-consensus-dialog>`;

@@ -1,6 +1,7 @@
 import type { ConversationMessage, FileDescriptor, ToolActivity } from '@diosc/protocol';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Translator } from '../i18n/translator.js';
+import { icons } from './icons.js';
 import { renderMarkdown } from './markdown.js';
 
 export function formatBytes(bytes: number, locale: string): string {
@@ -22,7 +23,7 @@ export function fileChip(
 ): TemplateResult {
   return html`<button type="button" class="chip" part="file-chip" data-file-id=${file.fileId} @click=${() => download(file)}
     aria-label=${t.t('file.download', { name: file.filename, size: formatBytes(file.sizeBytes, t.locale) })}>
-    <span aria-hidden="true">⬇</span> ${file.filename} <small>${formatBytes(file.sizeBytes, t.locale)}</small>
+    ${icons.download} ${file.filename} <small>${formatBytes(file.sizeBytes, t.locale)}</small>
   </button>`;
 }
 
