@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
@@ -13,7 +14,6 @@ import {
   type ScriptedModel,
   type ScriptedStep,
 } from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { exampleAssistantInput } from '../../../scripts/examples/example-assistant.js';
 import { buildExampleSite } from '../../../scripts/examples/example-site.js';
 import { EXAMPLES } from '../../../scripts/examples/examples.js';
