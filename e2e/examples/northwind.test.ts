@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsReach, lastResult } from '../kit/support/model-calls.js';
-import { ask, recordAnswers, screenshot } from '../kit/support/widget.js';
+import { recordAnswers, screenshot } from '../kit/support/widget.js';
+import { say } from './support/conversation.js';
 import { type ExampleE2E, startExampleE2E } from './support/example-e2e.js';
 
 let e2e: ExampleE2E;
@@ -26,24 +27,13 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-const reply = () => page.locator('diosc-widget .message.assistant').last();
-const replyCount = () => page.locator('diosc-widget .message.assistant').count();
 const where = () => page.evaluate(() => location.pathname + location.search);
 const moves = () => page.evaluate(() => (window as unknown as { moves: string[] }).moves);
-
-/** Sends a message and waits for the turn's reply (a new assistant message). */
-async function say(text: string): Promise<string> {
-  const before = await replyCount();
-  await ask(page, text);
-  await expect.poll(replyCount, { timeout: 15_000 }).toBe(before + 1);
-  await expect.poll(() => reply().getAttribute('aria-busy')).toBe('false');
-  return (await reply().locator('.text').textContent()) ?? '';
-}
 
 describe('Northwind in Debian Chromium: the tutorial’s story, first message to last result', () => {
   it('“show me the cheapest tea”: navigate without a reload, read the list, highlight the row', async () => {
     const base = e2e.model.calls.length;
-    expect(await say('Show me the cheapest tea')).toContain(
+    expect(await say(page, 'Show me the cheapest tea')).toContain(
       'The cheapest tea is Assam Breakfast at €4.50. I highlighted it in the list',
     );
     const last = await callsReach(e2e.model.calls, base + 4);
@@ -65,7 +55,7 @@ describe('Northwind in Debian Chromium: the tutorial’s story, first message to
 
   it('“open it”: the product page, and read_page reading the current product', async () => {
     const base = e2e.model.calls.length;
-    expect(await say('Open it')).toBe(
+    expect(await say(page, 'Open it')).toBe(
       'Here is what the page says: “Assam Breakfast €4.50 A malty black tea that takes milk well. Brew at 95 °C for four minutes. Origin: Assam, India”',
     );
     const last = await callsReach(e2e.model.calls, base + 3);
@@ -82,7 +72,7 @@ describe('Northwind in Debian Chromium: the tutorial’s story, first message to
 
   it('“add 2 to the cart”: a raw tool changes the app’s state; the header shows it at once', async () => {
     const base = e2e.model.calls.length;
-    expect(await say('Add 2 to the cart')).toContain(
+    expect(await say(page, 'Add 2 to the cart')).toContain(
       'Added 2 × Assam Breakfast to your cart. It now holds 2 item(s), €9.00 in total.',
     );
     const last = await callsReach(e2e.model.calls, base + 3);
@@ -108,7 +98,7 @@ describe('Northwind in Debian Chromium: the tutorial’s story, first message to
     ];
     for (const [path, reason] of refused) {
       const base = e2e.model.calls.length;
-      expect(await say(`go to ${path}`)).toContain(
+      expect(await say(page, `go to ${path}`)).toContain(
         "I can't go there — the hub refused the path (path_not_in_sitemap)",
       );
       const next = await callsReach(e2e.model.calls, base + 2);
@@ -134,7 +124,7 @@ describe('Northwind in Debian Chromium: the tutorial’s story, first message to
   });
 
   it('“go to checkout”, and the shopper places the order by hand: the confirmation is the last result', async () => {
-    expect(await say('Go to checkout')).toContain('Here is the checkout.');
+    expect(await say(page, 'Go to checkout')).toContain('Here is the checkout.');
     expect(await where()).toBe('/checkout');
     await page.getByLabel('Full name').fill('Ada Lovelace');
     await page.getByLabel('Email').fill('ada@example.org');

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsReach, lastResult } from '../kit/support/model-calls.js';
 import { ask, dialog, recordAnswers, screenshot } from '../kit/support/widget.js';
+import { replyText, say } from './support/conversation.js';
 import { type ExampleE2E, startExampleE2E } from './support/example-e2e.js';
 
 let e2e: ExampleE2E;
@@ -15,25 +16,14 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-const reply = () => page.locator('diosc-widget .message.assistant').last();
-const replyCount = () => page.locator('diosc-widget .message.assistant').count();
 const labels = () => page.locator('svg.canvas g.node text').allTextContents();
 const arrows = () =>
   page.locator('svg.canvas g.edge').evaluateAll((edges) => edges.map((edge) => edge.getAttribute('data-id')));
 
-/** Sends a message; resolves with the reply's text once the turn has answered. */
-async function say(text: string): Promise<string> {
-  const before = await replyCount();
-  await ask(page, text);
-  await expect.poll(replyCount, { timeout: 15_000 }).toBe(before + 1);
-  await expect.poll(() => reply().getAttribute('aria-busy')).toBe('false');
-  return (await reply().locator('.text').textContent()) ?? '';
-}
-
 describe('Plynth in Debian Chromium: the tutorial’s story, first message to last result', () => {
   it('the adapter’s snapshot rides on every message: the model reads the open document', async () => {
     const base = e2e.model.calls.length;
-    expect(await say('Describe the diagram')).toBe(
+    expect(await say(page, 'Describe the diagram')).toBe(
       '“Customer onboarding” has 4 step(s) and 3 arrow(s). Steps: Sign-up form, Verify email, Draft contract, Welcome call.',
     );
     const call = await callsReach(e2e.model.calls, base + 1);
@@ -77,9 +67,7 @@ describe('Plynth in Debian Chromium: the tutorial’s story, first message to la
     ]);
     await expect.poll(labels).toContain('Legal review');
     expect(await arrows()).toContain('e4');
-    await expect
-      .poll(() => reply().locator('.text').textContent())
-      .toContain('The diagram now has 5 step(s) and 4 arrow(s).');
+    await expect.poll(() => replyText(page)).toContain('The diagram now has 5 step(s) and 4 arrow(s).');
     await screenshot(page, 'plynth-approved');
   });
 
@@ -128,7 +116,7 @@ describe('Plynth in Debian Chromium: the tutorial’s story, first message to la
       value: { success: false, error: 'Action declined by user: we still call every customer' },
     });
     await expect
-      .poll(() => reply().locator('.text').textContent())
+      .poll(() => replyText(page))
       .toBe(
         'Understood — I left the diagram as it is (Action declined by user: we still call every customer).',
       );
@@ -180,7 +168,7 @@ describe('Plynth in Debian Chromium: the tutorial’s story, first message to la
       }),
     );
     await page.locator('diosc-widget .launcher').click();
-    expect(await say('Describe the diagram')).toBe(
+    expect(await say(page, 'Describe the diagram')).toBe(
       '“Customer onboarding” has 5 step(s) and 4 arrow(s). Steps: Sign-up form, Confirm address, Draft contract, Welcome call, Send invoice.',
     );
   });
@@ -218,7 +206,7 @@ describe('Plynth in Debian Chromium: the tutorial’s story, first message to la
     });
     expect(await dialog(page).isVisible()).toBe(false);
     await expect
-      .poll(() => reply().locator('.text').textContent())
+      .poll(() => replyText(page))
       .toBe(
         'Nothing was changed (intent "apply_changes" no longer available — page changed). Open the document again and tell me what to do.',
       );
@@ -265,7 +253,7 @@ describe('Plynth in Debian Chromium: the tutorial’s story, first message to la
 
   it('“export it as PNG”: the intent hands the file to the kit', async () => {
     const base = e2e.model.calls.length;
-    const text = await say('Export it as PNG');
+    const text = await say(page, 'Export it as PNG');
     const next = await callsReach(e2e.model.calls, base + 2);
     console.log(JSON.stringify(lastResult(next, 'browser_export_png')), text);
   });

@@ -3,6 +3,7 @@ import type {
   ScriptedStep,
 } from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
 import { readTurn, type TurnSoFar } from '../../../packages/server/src/hub/model/scripted/turn-reader.js';
+import type { DiagramData } from '../src/editor/editor-bridge.js';
 
 export const PLYNTH_MODEL_ID = 'plynth';
 
@@ -25,14 +26,8 @@ const REAL_MODEL =
 const APPLY = 'browser_apply_changes';
 const EXPORT = 'browser_export_png';
 
-interface OpenDocument {
-  documentId: string;
-  title: string;
-  nodeCount: number;
-  edgeCount: number;
-  nodes: { id: string; label: string }[];
-  edges: { id: string; from: string; to: string }[];
-}
+/** The open document as the adapter's snapshot `data` carries it. */
+type OpenDocument = DiagramData;
 
 type Op = Record<string, string>;
 type Plan = (doc: OpenDocument) => ScriptedStep;
