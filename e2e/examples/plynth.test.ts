@@ -251,10 +251,20 @@ describe('Plynth in Debian Chromium: the tutorial’s story, first message to la
     expect(bytes.readUInt32BE(20)).toBeGreaterThan(700);
   });
 
-  it('“export it as PNG”: the intent hands the file to the kit', async () => {
+  it('“export it as PNG”, until the hub stores files: the delivery fails plainly, no bytes reach the model', async () => {
     const base = e2e.model.calls.length;
     const text = await say(page, 'Export it as PNG');
     const next = await callsReach(e2e.model.calls, base + 2);
-    console.log(JSON.stringify(lastResult(next, 'browser_export_png')), text);
+    const result = lastResult(next, 'browser_export_png');
+    // The kit's contract when delivery fails: { success: false } with the reason, never a throw.
+    expect(result?.type).toBe('json');
+    expect(result?.value).toEqual({
+      success: false,
+      error: expect.stringMatching(/^The file could not be delivered: /),
+    });
+    expect(text).toBe(`The export did not reach you: ${(result!.value as { error: string }).error}`);
+    // The PNG's bytes (base64 starts "iVBOR") are nowhere in what the model was sent.
+    expect(JSON.stringify(next.prompt)).not.toContain('iVBOR');
+    expect(JSON.stringify(result).length).toBeLessThan(400);
   });
 });
