@@ -7,9 +7,10 @@ import { type ExampleE2E, startExampleE2E } from './support/example-e2e.js';
 
 let e2e: ExampleE2E;
 let page: Page;
+let problems: string[];
 beforeAll(async () => {
   e2e = await startExampleE2E('northwind');
-  ({ page } = await e2e.open('/'));
+  ({ page, problems } = await e2e.open('/'));
   // Every way a page can move: a test sees if anything leaves the document or rewrites history.
   await page.evaluate(() => {
     const moves: string[] = [];
@@ -140,5 +141,9 @@ describe('Northwind in Debian Chromium: the tutorial’s story, first message to
       'yes',
     );
     await screenshot(page, 'northwind-order-confirmation');
+  });
+
+  it('the page ran the whole story under its Content-Security-Policy, with no uncaught error', () => {
+    expect(problems).toEqual([]);
   });
 });

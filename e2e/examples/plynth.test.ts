@@ -8,9 +8,10 @@ import { type ExampleE2E, startExampleE2E } from './support/example-e2e.js';
 
 let e2e: ExampleE2E;
 let page: Page;
+let problems: string[];
 beforeAll(async () => {
   e2e = await startExampleE2E('plynth');
-  ({ page } = await e2e.open('/?doc=onboarding'));
+  ({ page, problems } = await e2e.open('/?doc=onboarding'));
 });
 afterAll(async () => {
   await e2e?.close();
@@ -266,5 +267,9 @@ describe('Plynth in Debian Chromium: the tutorial’s story, first message to la
     // The PNG's bytes (base64 starts "iVBOR") are nowhere in what the model was sent.
     expect(JSON.stringify(next.prompt)).not.toContain('iVBOR');
     expect(JSON.stringify(result).length).toBeLessThan(400);
+  });
+
+  it('the page ran the whole story under its Content-Security-Policy, with no uncaught error', () => {
+    expect(problems).toEqual([]);
   });
 });

@@ -44,8 +44,11 @@ export interface ExampleE2E {
   browser: Browser;
   /** Runs before the example's script on every model call (a test may hold a step here). */
   before: (call: ScriptedCall) => Promise<void> | void;
-  /** A fresh browser context (its own storage) on `path`, the assistant's panel opened by a click. */
-  open(path?: string): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A fresh browser context (its own storage) on `path`, the assistant's panel opened by a click.
+   * `problems` collects what must never happen on the page: an uncaught error, a CSP violation.
+   */
+  open(path?: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
   close(): Promise<void>;
 }
 
@@ -111,10 +114,20 @@ export async function startExampleE2E(name: keyof typeof EXAMPLES): Promise<Exam
         });
         contexts.push(context);
         const page = await context.newPage();
+        const problems: string[] = [];
+        page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+        await context.exposeFunction('reportViolation', (text: string) => problems.push(`CSP: ${text}`));
+        await context.addInitScript(() =>
+          document.addEventListener('securitypolicyviolation', (event) =>
+            (window as unknown as { reportViolation(text: string): void }).reportViolation(
+              `${event.violatedDirective} ${event.blockedURI}`,
+            ),
+          ),
+        );
         await page.goto(`${origin}${path}`);
         await page.locator('diosc-widget .launcher').click();
         await page.locator('diosc-widget textarea').waitFor();
-        return { context, page };
+        return { context, page, problems };
       },
       async close() {
         for (const context of contexts) await context.close().catch(() => {});
