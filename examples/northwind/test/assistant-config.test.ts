@@ -6,7 +6,8 @@ import { parse } from 'yaml';
 import { parseAssistantInput } from '../../../packages/server/src/hub/assistants/assistant-schema.js';
 import { checkNavigationPath } from '../../../packages/server/src/hub/sitemap/sitemap.js';
 import { ROUTES } from '../src/app/routes.js';
-import { findProducts, PRODUCTS } from '../src/store/catalog.js';
+import { findProducts } from '../src/store/catalog.js';
+import { PRODUCTS } from '../src/store/products.js';
 
 const file = fileURLToPath(new URL('../assistant.yaml', import.meta.url));
 const assistant = (parse(readFileSync(file, 'utf8')) as { assistants: Record<string, unknown>[] })

@@ -1,4 +1,5 @@
-import { type Product, productById } from './catalog.js';
+import { productById } from './catalog.js';
+import type { Product } from './products.js';
 
 export interface CartLine {
   product: Product;

@@ -1,5 +1,5 @@
 import { html, type TemplateResult } from 'lit';
-import { CATEGORIES } from '../store/catalog.js';
+import { CATEGORIES } from '../store/products.js';
 
 export function homeView(): TemplateResult {
   return html`<section class="hero">

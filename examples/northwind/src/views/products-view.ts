@@ -1,7 +1,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AppContext } from '../app/app-context.js';
 import type { Location } from '../app/router.js';
-import { CATEGORIES, categoryName, findProducts, formatPrice } from '../store/catalog.js';
+import { categoryName, findProducts, formatPrice } from '../store/catalog.js';
+import { CATEGORIES } from '../store/products.js';
 
 function listUrl(query: URLSearchParams, change: Record<string, string | null>): string {
   const next = new URLSearchParams(query);
