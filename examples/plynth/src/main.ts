@@ -11,7 +11,7 @@ const store = createDocumentStore();
 const setAdapter = connectAssistant();
 
 /** The user's own "Export PNG" button: the same PNG the assistant's export_png makes, saved at once. */
-async function download(blob: Blob, filename: string): Promise<void> {
+function download(blob: Blob, filename: string): void {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = filename;
