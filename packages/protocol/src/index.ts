@@ -48,6 +48,7 @@ export type {
   ToolLocation,
 } from './hub-api/events.js';
 export type { FileDescriptor } from './hub-api/files.js';
+export { FILE_UPLOAD_PARTS } from './hub-api/files.js';
 export type { BrowserInterrupt, InterruptAnswer } from './hub-api/interrupts.js';
 export { INTERRUPT_ANSWER_MAX_BYTES } from './hub-api/interrupts.js';
 export type { ApprovalSeverity, IntentMetadata, PageRegistry, PageSnapshot } from './hub-api/page.js';

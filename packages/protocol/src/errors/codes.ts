@@ -160,6 +160,38 @@ export const ERROR_CODES = {
     retryable: false,
     message: 'The file could not be uploaded or downloaded through the hub.',
   },
+  files_not_enabled: {
+    status: 403,
+    retryable: false,
+    message: 'This assistant does not accept files from visitors.',
+  },
+  file_too_large: {
+    status: 413,
+    retryable: false,
+    message: "The file is larger than the assistant's per-file cap.",
+  },
+  file_quota_exceeded: {
+    status: 413,
+    retryable: false,
+    message: 'The file would exceed the storage quota of this conversation, visitor or assistant.',
+  },
+  file_type_not_allowed: {
+    status: 415,
+    retryable: false,
+    message: 'Files of this type are not accepted by this assistant.',
+  },
+  file_type_mismatch: {
+    status: 422,
+    retryable: false,
+    message: 'The file content does not match its declared type.',
+  },
+  file_expired: { status: 410, retryable: false, message: 'The file is past its retention period.' },
+  range_not_satisfiable: {
+    status: 416,
+    retryable: false,
+    message: 'The requested byte range is outside the file.',
+  },
+  file_storage_failed: { status: 503, retryable: true, message: 'The file could not be stored; try again.' },
   internal: { status: 500, retryable: true, message: 'Something went wrong on the server.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 

@@ -1,3 +1,4 @@
+import { startPeriodic } from '../periodic.js';
 import type { AccountLimits } from './limits.js';
 import type { Receipts } from './receipts.js';
 
@@ -22,17 +23,8 @@ export interface ReceiptPrunerOptions {
  * app.addHook('onClose', async () => stop());
  */
 export function startReceiptPruner(options: ReceiptPrunerOptions): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    options.receipts
-      .prune(options.limits.receiptRetentionMs)
-      .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        running = false;
-      });
-  }, options.intervalMs ?? HOUR_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startPeriodic(() => options.receipts.prune(options.limits.receiptRetentionMs), {
+    intervalMs: options.intervalMs ?? HOUR_MS,
+    onError: options.onError,
+  });
 }

@@ -9,6 +9,8 @@ import { type AssistantRecord, createAssistants } from './assistants/assistants.
 import { createConversations } from './conversations/conversations.js';
 import { createEventBus } from './events/event-bus.js';
 import { createEventLog } from './events/event-log.js';
+import { generateFileTool } from './files/generate-file-tool.js';
+import { createHubFiles } from './files/hub-files.js';
 import type { HubServices, HubTransaction } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
 import { accountCatalogTools } from './server-tools/account-catalog.js';
@@ -27,7 +29,9 @@ export interface HubOptions {
   env?: Record<string, string | undefined>;
   /** How often overdue interrupts are closed (default 1 s). */
   sweepIntervalMs?: number;
-  /** More server tools per assistant (e.g. generate_file once files are wired). */
+  /** How often expired files lose their bytes (default hourly). */
+  filePruneIntervalMs?: number;
+  /** More server tools per assistant (tests, embedders). */
   extraServerTools?: (assistantId: string) => ServerTool[];
   onIdle?: () => void;
 }
@@ -73,14 +77,12 @@ export function createHubServices(
   const env = options.env ?? process.env;
   const toolCache = new Map<string, Promise<ServerToolSet>>();
   const assistants = createAssistants(store.db, clock, box);
+  const files = createHubFiles(store.db, clock);
   const loadServerTools = async (assistant: AssistantRecord) =>
-    loadServerToolsFor(
-      diosc,
-      log,
-      assistant,
-      await assistants.secretsOf(assistant.id),
-      options.extraServerTools?.(assistant.id) ?? [],
-    );
+    loadServerToolsFor(diosc, log, assistant, await assistants.secretsOf(assistant.id), [
+      ...(assistant.config.serverTools.generateFile?.enabled ? [generateFileTool(files, assistant)] : []),
+      ...(options.extraServerTools?.(assistant.id) ?? []),
+    ]);
   return {
     ...transactionOf(store.db, clock),
     clock,
@@ -89,6 +91,7 @@ export function createHubServices(
     visitors: createVisitorSessions(store.db, clock),
     events: createEventLog(store.db, clock, bus),
     bus,
+    files,
     transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
     async modelFor(assistant) {
       const { providerKey } = await assistants.secretsOf(assistant.id);

@@ -9,7 +9,11 @@ export interface HubRouteDeps {
   files: {
     /** The descriptors of files this conversation's visitor uploaded; `invalid_input` for others. */
     attachments(fileIds: string[], conversationId: string): Promise<FileDescriptor[]>;
-    /** True when the file was delivered to this conversation. */
-    belongs(fileId: string, conversationId: string): Promise<boolean>;
+    /** The stored descriptor of a file uploaded for this interrupt of this conversation, if any. */
+    descriptorFor(
+      fileId: string,
+      conversationId: string,
+      interruptId: string,
+    ): Promise<FileDescriptor | undefined>;
   };
 }

@@ -6,6 +6,7 @@ import type { AssistantRecord, Assistants } from './assistants/assistants.js';
 import type { Conversations } from './conversations/conversations.js';
 import type { EventBus } from './events/event-bus.js';
 import type { EventLog } from './events/event-log.js';
+import type { HubFiles } from './files/hub-files.js';
 import type { ServerTool } from './server-tools/server-tool.js';
 import type { ToolCalls } from './turns/tool-calls.js';
 import type { Turns } from './turns/turns.js';
@@ -26,6 +27,8 @@ export interface HubServices extends HubTransaction {
   visitors: VisitorSessions;
   events: EventLog;
   bus: EventBus;
+  /** Stored files: uploads, `generate_file`'s output, attachments for the prompt. */
+  files: HubFiles;
   transaction<T>(work: (tx: HubTransaction) => Promise<T>): Promise<T>;
   modelFor(assistant: AssistantRecord): Promise<{ model: LanguageModelV3; label: string; scripted: boolean }>;
   /** The assistant's server tools for one turn (MCP servers are listed once per turn and cached). */

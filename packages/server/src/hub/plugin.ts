@@ -3,18 +3,22 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { fastifySSE } from '@fastify/sse';
 import type { FastifyPluginAsync } from 'fastify';
+import { startPeriodic } from '../periodic.js';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { eventsRoute } from './events/events-route.js';
+import { downloadRoute } from './files/download-route.js';
+import { uploadRoute } from './files/upload-route.js';
 import type { HubOptions } from './hub-context.js';
 import { createHubServices } from './hub-context.js';
 import type { HubRouteDeps } from './hub-route-deps.js';
-import { startDeadlineSweeper } from './interrupts/deadline-sweeper.js';
+import { resumeOrphans, startDeadlineSweeper } from './interrupts/deadline-sweeper.js';
 import { answerRoutes } from './interrupts/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
 import { sessionRoutes } from './visitors/session-routes.js';
 import { visitorAuth } from './visitors/visitor-auth.js';
 
 const SESSIONS_PER_MINUTE_PER_ADDRESS = 30;
+const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * The assistant hub at `/api/hub`: visitor sessions, conversations, turns, interrupts for browser
@@ -26,7 +30,15 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   const runner = createTurnRunner(hub);
   app.diosc.hub = { services: hub, runner };
   const stopSweeper = startDeadlineSweeper(hub, runner, options.sweepIntervalMs ?? 1_000);
-  app.addHook('onClose', async () => stopSweeper());
+  const stopPruner = startPeriodic(hub.files.prune, {
+    intervalMs: options.filePruneIntervalMs ?? HOUR_MS,
+    onError: (error) => app.log.warn({ err: error }, 'file pruning failed'),
+  });
+  app.addHook('onClose', async () => {
+    stopSweeper();
+    stopPruner();
+    await runner.drain();
+  });
 
   await app.register(cors, {
     origin: (origin, callback) => {
@@ -37,7 +49,9 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
       );
     },
     methods: ['GET', 'POST'],
-    allowedHeaders: ['authorization', 'content-type', 'last-event-id'],
+    allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'range'],
+    // The widget reads a download's name and range from a cross-origin fetch.
+    exposedHeaders: ['content-disposition', 'content-range', 'content-length'],
     credentials: false,
     maxAge: 600,
   });
@@ -48,19 +62,14 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
       new DioscError('rate_limited', 'Too many requests; slow down.', { retryAfterMs: context.ttl }),
   });
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
+    // A download sets its own (`private, no-store`); everything else is `no-store`.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   const deps: HubRouteDeps = {
     hub,
     runner,
-    files: {
-      async attachments(fileIds) {
-        if (fileIds.length > 0) throw new DioscError('invalid_input', 'File attachments are not enabled.');
-        return [];
-      },
-      belongs: async () => false,
-    },
+    files: { attachments: hub.files.attachments, descriptorFor: hub.files.descriptorFor },
   };
 
   await app.register(sessionRoutes(hub, { perMinutePerAddress: SESSIONS_PER_MINUTE_PER_ADDRESS }));
@@ -71,10 +80,12 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     await visitor.register(conversationRoutes(deps));
     await visitor.register(eventsRoute(hub));
     await visitor.register(answerRoutes(deps));
+    await visitor.register(uploadRoute(hub));
+    await visitor.register(downloadRoute(hub));
   });
 
   // Turns that were running when this process (or another) stopped are picked up again.
   app.addHook('onReady', async () => {
-    for (const turnId of await hub.turns.orphaned()) runner.schedule(turnId);
+    await resumeOrphans(hub, runner);
   });
 };

@@ -75,6 +75,12 @@ export const hubMigration: Migration = {
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('hub_turns_by_status').on('hub_turns').columns(['status']).execute();
+    // A conversation's latest turn (a reloaded page reads it) and cascade deletes.
+    await db.schema
+      .createIndex('hub_turns_by_conversation')
+      .on('hub_turns')
+      .columns(['conversation_id', 'created_at'])
+      .execute();
     await db.schema
       .createTable('hub_tool_calls')
       .addColumn('id', 'text', (c) => c.primaryKey())

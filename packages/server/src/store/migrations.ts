@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { filesMigration } from './files-migration.js';
 import { hubMigration } from './hub-migration.js';
 
 /**
@@ -134,6 +135,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0003_hub': hubMigration,
+  '0004_files': filesMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

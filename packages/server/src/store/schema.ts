@@ -1,4 +1,5 @@
 import type { ConnectionTransport } from '@diosc/protocol';
+import type { FilesDatabase } from './files-schema.js';
 import type { HubDatabase } from './hub-schema.js';
 
 /**
@@ -104,7 +105,7 @@ export interface ReviewReceiptsTable {
   expires_at: number;
 }
 
-export interface Database extends HubDatabase {
+export interface Database extends HubDatabase, FilesDatabase {
   accounts: AccountsTable;
   collections: CollectionsTable;
   items: ItemsTable;
@@ -115,6 +116,7 @@ export interface Database extends HubDatabase {
   review_receipts: ReviewReceiptsTable;
 }
 
+export type { HubFileChunksTable, HubFilesTable } from './files-schema.js';
 export type {
   HubAssistantsTable,
   HubConversationsTable,

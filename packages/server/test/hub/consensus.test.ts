@@ -31,11 +31,7 @@ async function start() {
       },
     },
   });
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  const conversation = await client.conversation();
-  const stream = client.stream(conversation);
-  await stream.ready;
+  const { client, conversation, stream } = await server.visit();
   await client.send(conversation, { text: 'Write the plan' });
   const requested = await stream.until('consensus.requested');
   return { client, conversation, stream, request: requested.request };
@@ -66,6 +62,34 @@ describeOnDialects('server tools and Consensus', () => {
     );
     expect(request.argsDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(await noteTitle()).toBeUndefined();
+  });
+
+  it('runs a server tool of a step while the page still owes its browser tool', async () => {
+    server = await startHubServer({
+      script: [
+        {
+          toolCalls: [
+            { toolName: 'read_page', input: {} },
+            { toolName: 'items_list', input: { collection: 'notes' } },
+          ],
+        },
+        { text: 'Both done.' },
+      ],
+      assistant: {
+        serverTools: { account: { grant: [{ collection: 'notes', functions: ['items_list'] }] } },
+      },
+    });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, { text: 'go', registry: { tools: ['read_page'], intents: [] } });
+    const { interrupt } = await stream.until('interrupt');
+    await stream.until('tool.finished', (event) => event.tool === 'items_list');
+    expect((await client.view(conversation)).body.turn).toMatchObject({ status: 'waiting' });
+    await client.answer(interrupt.id, { result: { content: 'page' } });
+    await stream.until('turn.done');
+    const results = server.model.calls[1]!.prompt.filter((m) => m.role === 'tool');
+    expect(results).toHaveLength(1);
+    expect(JSON.stringify(results)).toContain('"items":[');
+    expect(JSON.stringify(results)).toContain('"content":"page"');
   });
 
   it('approve runs the model’s exact arguments', async () => {

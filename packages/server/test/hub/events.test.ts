@@ -1,4 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
+import { createEventBus } from '../../src/hub/events/event-bus.js';
+import { createEventLog } from '../../src/hub/events/event-log.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 let server: HubTestServer | undefined;
@@ -54,6 +56,17 @@ describeOnDialects('the event stream', () => {
     await replay?.body?.cancel();
   });
 
+  it('delivers an event this process was never told about (written by another instance) from the log', async () => {
+    server = await startHubServer();
+    const { conversation, stream } = await server.visit();
+    // Another instance's event log: same store, its own bus, so this process hears nothing.
+    const elsewhere = createEventLog(server.store.db, { now: () => Date.now() }, createEventBus());
+    await elsewhere.append(conversation, { type: 'turn.cancelled', turnId: 'trn_elsewhere' });
+    const event = await stream.until('turn.cancelled', () => true, 5_000);
+    expect(event).toMatchObject({ id: 1, turnId: 'trn_elsewhere' });
+    stream.close();
+  });
+
   it('refuses a malformed Last-Event-ID with a structured error', async () => {
     server = await startHubServer();
     const client = server.client();
@@ -68,11 +81,7 @@ describeOnDialects('the event stream', () => {
 
   it('reads back a conversation after a reload with its pending interrupt', async () => {
     server = await startHubServer({ script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }] });
-    const client = server.client();
-    await client.open(server.assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit();
     await client.send(conversation, { text: 'Read it', registry: { tools: ['read_page'], intents: [] } });
     const { interrupt } = await stream.until('interrupt');
     const view = await client.view(conversation);

@@ -17,11 +17,7 @@ async function waitingTurn(
   script = [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'Read it.' }],
 ) {
   server = await startHubServer({ script });
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  const conversation = await client.conversation();
-  const stream = client.stream(conversation);
-  await stream.ready;
+  const { client, conversation, stream } = await server.visit();
   const sent = await client.send(conversation, { text: 'What is on the page?', registry: REGISTRY });
   const { interrupt } = await stream.until('interrupt');
   return { client, conversation, stream, interrupt, turnId: sent.body.turnId };
@@ -86,11 +82,7 @@ describeOnDialects('interrupt answers', () => {
       script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'The page did not answer.' }],
       assistant: { limits: { interruptTimeoutMs: 1_000 } },
     });
-    const client = server.client();
-    await client.open(server.assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit();
     await client.send(conversation, { text: 'Read', registry: REGISTRY });
     const { interrupt } = await stream.until('interrupt');
     const resolved = await stream.until('interrupt.resolved');

@@ -28,11 +28,7 @@ describeOnDialects('external MCP servers as server tools', () => {
       serverTools: { mcpServers: [{ name: 'diosc', url: `${server.url}/mcp` }] },
       secrets: { mcpTokens: { diosc: token } },
     });
-    const client = server.client();
-    await client.open(assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit(assistant);
     await client.send(conversation, { text: 'List my notes' });
     await stream.until('turn.done');
 
@@ -63,11 +59,7 @@ describeOnDialects('external MCP servers as server tools', () => {
       allowedOrigins: [server.pageOrigin],
       serverTools: { mcpServers: [{ name: 'gone', url: 'http://127.0.0.1:9/mcp' }] },
     });
-    const client = server.client();
-    await client.open(assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit(assistant);
     await client.send(conversation, { text: 'hi' });
     await stream.until('turn.done');
     expect(server.model.calls[0]!.tools).toEqual([]);

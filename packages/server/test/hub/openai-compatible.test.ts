@@ -78,11 +78,7 @@ describeOnDialects('a turn on an openai-compatible model over loopback HTTP', ()
       model: { provider: 'openai-compatible', id: 'nope', baseUrl: upstream.baseUrl },
       allowedOrigins: [server.pageOrigin],
     });
-    const client = server.client();
-    await client.open(assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit(assistant);
     await client.send(conversation, { text: 'hi' });
     const failed = await stream.until('turn.failed', () => true, 20_000);
     expect(failed.error.code).toBe('model_failed');

@@ -33,11 +33,7 @@ const editor = {
 
 async function conversationWith(script: ScriptedStep[]) {
   server = await startHubServer({ script, assistant: { sitemap: SITEMAP } });
-  const client = server.client();
-  await client.open(server.assistant.publishableKey);
-  const conversation = await client.conversation();
-  const stream = client.stream(conversation);
-  await stream.ready;
+  const { client, conversation, stream } = await server.visit();
   return { client, conversation, stream };
 }
 
@@ -170,11 +166,7 @@ describeOnDialects('registry reconciliation and the Sitemap', () => {
         ],
       },
     });
-    const client = server.client();
-    await client.open(server.assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit();
     await client.send(conversation, {
       text: 'hi',
       registry: { tools: ['navigate', 'read_page', 'unknown_tool'], intents: [] },

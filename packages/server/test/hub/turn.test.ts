@@ -47,11 +47,7 @@ describeOnDialects('a turn with browser tools', () => {
         serverTools: { account: { grant: [{ collection: 'notes', functions: ['items_list'] }] } },
       },
     });
-    const client = server.client();
-    await client.open(server.assistant.publishableKey);
-    const conversation = await client.conversation();
-    const stream = client.stream(conversation);
-    await stream.ready;
+    const { client, conversation, stream } = await server.visit();
     const sent = await client.send(conversation, {
       text: 'Highlight product 42',
       snapshot: { url: `${server.pageOrigin}/products`, title: 'Products', content: 'Tea 3 €' },

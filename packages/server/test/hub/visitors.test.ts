@@ -117,11 +117,7 @@ describeOnDialects('visitor sessions', () => {
 
   it('isolates visitors: another visitor’s conversation is not found, and lists stay separate', async () => {
     server = await startHubServer();
-    const alice = server.client();
-    await alice.open(server.assistant.publishableKey);
-    const conversation = await alice.conversation();
-    const stream = alice.stream(conversation);
-    await stream.ready;
+    const { client: alice, conversation, stream } = await server.visit();
     await alice.send(conversation, { text: 'my secret plan' });
     await stream.until('turn.done');
     stream.close();

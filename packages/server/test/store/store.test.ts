@@ -49,7 +49,7 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
     const before = await test.store.db.selectFrom('items').selectAll().orderBy('id').execute();
     const migrations = () => sql<{ name: string }>`select name from kysely_migration order by name`;
     const appliedBefore = (await migrations().execute(test.store.db)).rows.map((r) => r.name);
-    expect(appliedBefore).toEqual(['0001_account_core', '0002_access', '0003_hub']);
+    expect(appliedBefore).toEqual(['0001_account_core', '0002_access', '0003_hub', '0004_files']);
     await migrateToLatest(test.store.db as never);
     const again = await openStore({
       sqlitePath: join(test.dir, 'diosc.sqlite'),
@@ -60,7 +60,12 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
       again.db,
     );
-    expect(applied.rows.map((r) => r.name)).toEqual(['0001_account_core', '0002_access', '0003_hub']);
+    expect(applied.rows.map((r) => r.name)).toEqual([
+      '0001_account_core',
+      '0002_access',
+      '0003_hub',
+      '0004_files',
+    ]);
   });
 
   it('reads integers, epoch-millisecond BIGINTs, COUNT and SUM back as JS numbers', async () => {

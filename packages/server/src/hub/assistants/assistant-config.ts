@@ -38,11 +38,32 @@ export interface ServerToolsConfig {
   consensus: Record<string, ApprovalSeverity>;
 }
 
+/**
+ * Files visitors deliver (a browser tool's file, the widget's file picker) and the quotas every
+ * stored file counts against, `generate_file`'s included. Read through `filesPermissionOf`, so an
+ * assistant stored before a field existed gets its default.
+ */
 export interface FilesPermission {
+  /** Whether visitors may upload files at all (`generate_file` has its own switch). */
   enabled: boolean;
   maxFileBytes: number;
   maxConversationBytes: number;
+  /** All of one visitor's files with this assistant, across conversations. */
+  maxVisitorBytes: number;
+  /** All files of this assistant. */
+  maxAssistantBytes: number;
+  /** Stored types (`image/png`, …) accepted from visitors. */
   allowedTypes: string[];
+  /** How long a file is kept before the pruner removes its bytes. */
+  retentionMs: number;
+  /** A visitor's text or CSV attachment reaches the model inline up to this many bytes. */
+  inlineTextMaxBytes: number;
+  /**
+   * Image attachments as image parts: `auto` for providers known to accept them (OpenAI,
+   * Anthropic, the scripted model), `always` (a vision model behind an OpenAI-compatible server),
+   * or `never`. Otherwise the model gets the descriptor.
+   */
+  modelImages: 'auto' | 'always' | 'never';
 }
 
 export interface AssistantLimits {
@@ -72,6 +93,11 @@ export const DEFAULT_FILES_PERMISSION: FilesPermission = {
   enabled: true,
   maxFileBytes: 10 * 1024 * 1024,
   maxConversationBytes: 50 * 1024 * 1024,
+  maxVisitorBytes: 200 * 1024 * 1024,
+  maxAssistantBytes: 5 * 1024 * 1024 * 1024,
+  retentionMs: 30 * 24 * 60 * 60 * 1000,
+  inlineTextMaxBytes: 32 * 1024,
+  modelImages: 'auto',
   allowedTypes: [
     'image/png',
     'image/jpeg',
@@ -84,6 +110,11 @@ export const DEFAULT_FILES_PERMISSION: FilesPermission = {
     'application/json',
   ],
 };
+
+/** The assistant's file permission with a default for every field it was stored without. */
+export function filesPermissionOf(config: AssistantConfig): FilesPermission {
+  return { ...DEFAULT_FILES_PERMISSION, ...config.files };
+}
 
 export const DEFAULT_GENERATE_FILE = {
   enabled: false,

@@ -136,11 +136,16 @@ const INPUT_SCHEMA = {
         enabled: { type: 'boolean' },
         maxFileBytes: { type: 'integer', minimum: 1, maximum: 100 * 1024 * 1024 },
         maxConversationBytes: { type: 'integer', minimum: 1, maximum: 1024 * 1024 * 1024 },
+        maxVisitorBytes: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024 * 1024 },
+        maxAssistantBytes: { type: 'integer', minimum: 1, maximum: 1024 * 1024 * 1024 * 1024 },
         allowedTypes: {
           type: 'array',
           maxItems: 64,
           items: { type: 'string', pattern: '^[a-z]+/[a-z0-9.+-]+$' },
         },
+        retentionMs: { type: 'integer', minimum: 1_000, maximum: 3_650 * 86_400_000 },
+        inlineTextMaxBytes: { type: 'integer', minimum: 0, maximum: 1024 * 1024 },
+        modelImages: { enum: ['auto', 'always', 'never'] },
       },
     },
     limits: {

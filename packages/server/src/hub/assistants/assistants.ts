@@ -45,8 +45,11 @@ function checkConfig(config: AssistantConfig): void {
     throw new DioscError('invalid_input', 'Two browser tools have the same name.');
 }
 
+const ORIGIN_CACHE_MS = 5_000;
+
 /** The hub's assistants; this module owns `hub_assistants`. */
 export function createAssistants(db: Kysely<Database>, clock: Clock, box: SecretBox) {
+  let origins: { set: Set<string>; at: number } | undefined;
   async function byId(id: string): Promise<HubAssistantsTable | undefined> {
     return db.selectFrom('hub_assistants').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -91,6 +94,7 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
         .executeTakeFirst();
       if (clash) throw new DioscError('invalid_input', `An assistant named "${config.name}" already exists.`);
       await db.insertInto('hub_assistants').values(row).execute();
+      origins = undefined;
       return toRecord(row);
     },
 
@@ -108,12 +112,14 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
         updated_at: clock.now(),
       };
       await db.updateTable('hub_assistants').set(updated).where('id', '=', row.id).execute();
+      origins = undefined;
       return toRecord({ ...row, ...updated });
     },
 
     async remove(accountId: string, idOrName: string): Promise<void> {
       const row = await requireOwned(accountId, idOrName);
       await db.deleteFrom('hub_assistants').where('id', '=', row.id).execute();
+      origins = undefined;
     },
 
     async list(accountId: string): Promise<AssistantRecord[]> {
@@ -159,12 +165,20 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
       return row?.secrets_enc ? (JSON.parse(box.open(row.secrets_enc)) as AssistantSecrets) : {};
     },
 
-    /** True when some assistant allows pages of this exact origin (CORS preflights ask this). */
+    /**
+     * True when some assistant allows pages of this exact origin. Only CORS asks this (the session
+     * route checks the assistant's own list), so a set read at most every few seconds will do; a
+     * change made in this process clears it at once.
+     */
     async originAllowed(origin: string): Promise<boolean> {
-      const rows = await db.selectFrom('hub_assistants').select('config_json').execute();
-      return rows.some((row) =>
-        (JSON.parse(row.config_json) as AssistantConfig).allowedOrigins.includes(origin),
-      );
+      if (!origins || clock.now() - origins.at > ORIGIN_CACHE_MS) {
+        const rows = await db.selectFrom('hub_assistants').select('config_json').execute();
+        const set = new Set(
+          rows.flatMap((row) => (JSON.parse(row.config_json) as AssistantConfig).allowedOrigins),
+        );
+        origins = { set, at: clock.now() };
+      }
+      return origins.set.has(origin);
     },
 
     /** Links the app connection that carries the assistant's account grant. */

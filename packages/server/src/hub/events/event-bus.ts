@@ -1,17 +1,19 @@
 import { EventEmitter } from 'node:events';
+import type { HubEvent } from '@diosc/protocol';
 
 /**
- * Wakes the streams of a conversation when its log grows. It carries only "something new up to id
- * N": the log in the store is the source of truth, so a missed wake-up is recovered by reading it.
+ * Hands the streams of a conversation each event this process appended, so a stream that is caught
+ * up sends it without reading the store. The log in the store stays the source of truth: a stream
+ * that sees a gap (an event another instance wrote, one it missed) reads the log instead.
  */
 export function createEventBus() {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
-    publish(conversationId: string, id: number): void {
-      emitter.emit(conversationId, id);
+    publish(conversationId: string, event: HubEvent): void {
+      emitter.emit(conversationId, event);
     },
-    subscribe(conversationId: string, listener: (id: number) => void): () => void {
+    subscribe(conversationId: string, listener: (event: HubEvent) => void): () => void {
       emitter.on(conversationId, listener);
       return () => emitter.off(conversationId, listener);
     },

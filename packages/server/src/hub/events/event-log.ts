@@ -46,7 +46,7 @@ export function createEventLog(db: Kysely<Database>, clock: Clock, bus: EventBus
             .returning(['id'])
             .executeTakeFirstOrThrow();
           const event = toEvent({ id: row.id, data_json: data, created_at: now });
-          bus.publish(conversationId, event.id);
+          bus.publish(conversationId, event);
           return event;
         } catch (error) {
           if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;

@@ -2,6 +2,8 @@ import { DioscError, type HubEvent } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HubServices } from '../hub-services.js';
 
+const LOG_POLL_MS = 2_000;
+
 function resumePoint(header: string | null, query: unknown): number {
   const raw = header ?? (query as { after?: string } | undefined)?.after ?? '0';
   if (!/^\d{1,12}$/.test(raw)) throw new DioscError('invalid_input', 'Last-Event-ID must be an event id.');
@@ -31,11 +33,20 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         reply.raw.flushHeaders();
 
         let wake: (() => void) | undefined;
+        // `pending` asks for a read of the log; `heard` holds events this process appended.
         let pending = true;
-        const unsubscribe = hub.bus.subscribe(conversation.id, () => {
-          pending = true;
+        const heard: HubEvent[] = [];
+        const unsubscribe = hub.bus.subscribe(conversation.id, (event) => {
+          heard.push(event);
           wake?.();
         });
+        // Wake-ups come from this process's bus; a poll of the log covers any this process never
+        // hears (another instance wrote the event), so the stream never depends on a notification.
+        const poll = setInterval(() => {
+          pending = true;
+          wake?.();
+        }, LOG_POLL_MS);
+        poll.unref();
         let open = true;
         reply.sse.onClose(() => {
           open = false;
@@ -44,14 +55,27 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         });
         try {
           while (open) {
-            if (!pending) {
+            if (!pending && heard.length === 0) {
               await new Promise<void>((resolve) => {
                 wake = resolve;
               });
               wake = undefined;
               if (!open) break;
             }
+            // Caught up and the next event is the one just heard: send it without a read.
+            while (!pending && open && heard.length > 0) {
+              const event = heard.shift()!;
+              if (event.id <= cursor) continue;
+              if (event.id !== cursor + 1) {
+                pending = true;
+                break;
+              }
+              await reply.sse.send({ id: String(event.id), event: event.type, data: event });
+              cursor = event.id;
+            }
+            if (!pending) continue;
             pending = false;
+            heard.length = 0;
             let batch: HubEvent[];
             do {
               batch = await hub.events.after(conversation.id, cursor);
@@ -63,6 +87,7 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
             } while (open && batch.length > 0);
           }
         } finally {
+          clearInterval(poll);
           unsubscribe();
         }
       },

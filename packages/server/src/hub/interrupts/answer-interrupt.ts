@@ -1,4 +1,4 @@
-import { DioscError, type InterruptAnswer } from '@diosc/protocol';
+import { DioscError, type FileDescriptor, type InterruptAnswer } from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
 import { argsDigest } from '../turns/classify-call.js';
 import type { ToolOutput } from '../turns/tool-calls.js';
@@ -21,28 +21,38 @@ function outputOf(answer: InterruptAnswer): ToolOutput {
  * Takes the page's answer to one interrupt — the result only, never history. The first answer
  * wins (compare-and-set on the call's status); the same body again is a no-op `duplicate`; any
  * other body is `result_conflict`. A navigate answer's registry replaces the turn's before the
- * next step runs.
+ * next step runs. A delivered file must have been uploaded for this very interrupt, and the
+ * model and the chip get the hub's stored descriptor, never the page's copy of it.
  */
 export async function answerInterrupt(
   hub: HubServices,
   runner: TurnRunner,
   session: VisitorSession,
   interruptId: string,
-  answer: InterruptAnswer,
-  checkFile: (fileId: string, conversationId: string) => Promise<boolean>,
+  received: InterruptAnswer,
+  fileOf: (
+    fileId: string,
+    conversationId: string,
+    interruptId: string,
+  ) => Promise<FileDescriptor | undefined>,
 ): Promise<{ status: 'accepted' | 'duplicate' }> {
   const { call, turn } = await requireCallOfVisitor(hub, session, interruptId, ['browser', 'intent']);
-  const digest = argsDigest(answer);
+  const digest = argsDigest(received);
   if (call.status !== 'interrupt') {
     if (call.answerDigest === digest) return { status: 'duplicate' };
     if (call.answerDigest) throw new DioscError('result_conflict');
     throw new DioscError('interrupt_not_pending');
   }
-  if ('result' in answer && answer.file && !(await checkFile(answer.file.fileId, turn.conversationId)))
-    throw new DioscError(
-      'invalid_input',
-      'The file named in the answer was not delivered to this conversation.',
-    );
+  let answer = received;
+  if ('result' in received && received.file) {
+    const file = await fileOf(received.file.fileId, turn.conversationId, call.id);
+    if (!file)
+      throw new DioscError(
+        'invalid_input',
+        'The file named in the answer was not uploaded for this interrupt.',
+      );
+    answer = { ...received, file };
+  }
   const won = await hub.toolCalls.transition(call.id, 'interrupt', 'done', {
     output: outputOf(answer),
     answer,

@@ -39,12 +39,22 @@ export async function sweepDeadlines(hub: HubServices, runner: TurnRunner): Prom
   return closed;
 }
 
+/**
+ * Running turns nobody holds — their process stopped mid-step, here or on another instance — are
+ * scheduled again; the lease decides which instance gets each.
+ */
+export async function resumeOrphans(hub: HubServices, runner: TurnRunner): Promise<number> {
+  const orphans = await hub.turns.orphaned(500);
+  for (const turnId of orphans) runner.schedule(turnId);
+  return orphans.length;
+}
+
 export function startDeadlineSweeper(hub: HubServices, runner: TurnRunner, intervalMs: number): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    sweepDeadlines(hub, runner)
+    Promise.all([sweepDeadlines(hub, runner), resumeOrphans(hub, runner)])
       .catch((error: unknown) => hub.log.warn({ err: error }, 'deadline sweep failed'))
       .finally(() => {
         running = false;

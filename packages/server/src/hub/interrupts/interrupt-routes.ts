@@ -14,7 +14,7 @@ export function answerRoutes({ hub, runner, files }: HubRouteDeps): FastifyPlugi
       { bodyLimit: INTERRUPT_ANSWER_MAX_BYTES },
       async (request) => {
         const answer = validateHubBody('interruptAnswer', request.body);
-        return answerInterrupt(hub, runner, request.visitor!, request.params.id, answer, files.belongs);
+        return answerInterrupt(hub, runner, request.visitor!, request.params.id, answer, files.descriptorFor);
       },
     );
 

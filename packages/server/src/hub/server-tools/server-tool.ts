@@ -1,3 +1,5 @@
+import type { FileDescriptor } from '@diosc/protocol';
+
 /**
  * A tool that runs on the server: an MCP server's tool, this account's catalog, `generate_file`.
  * Its output is untrusted data for the model; nothing it returns can change the registry, the
@@ -9,6 +11,8 @@ export interface ServerTool {
   description: string;
   inputSchema: Record<string, unknown>;
   execute(args: Record<string, unknown>, context: ServerToolContext): Promise<unknown>;
+  /** The files a result delivered (`generate_file`): announced as `file.ready`, kept as chips. */
+  filesOf?(result: unknown): FileDescriptor[];
 }
 
 export interface ServerToolContext {

@@ -1,5 +1,5 @@
 import type { PageSnapshot } from '@diosc/protocol';
-import type { ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
+import type { ImagePart, ModelMessage, TextPart, ToolModelMessage, UserModelMessage } from 'ai';
 import type { AssistantConfig } from '../assistants/assistant-config.js';
 import type { StoredMessage } from '../conversations/conversations.js';
 
@@ -34,17 +34,22 @@ export function systemPrompt(assistant: AssistantConfig, sitemapText: string): s
 /**
  * The model's messages for the next step. Only the newest page snapshot is rendered in full —
  * on its user message or its navigate result; every older one is replaced by a short placeholder.
+ * A user message's attachments (read from the store by the caller, by message id) follow its text.
  */
-export function buildPrompt(messages: StoredMessage[]): ModelMessage[] {
+export function buildPrompt(
+  messages: StoredMessage[],
+  attachments: ReadonlyMap<string, (TextPart | ImagePart)[]> = new Map(),
+): ModelMessage[] {
   let newest = -1;
   messages.forEach((message, index) => {
     if (message.snapshot) newest = index;
   });
   return closeUnanswered(
     messages.map((message, index) => {
-      if (!message.snapshot) return message.content;
+      const content = withAttachments(message.content, attachments.get(message.id));
+      if (!message.snapshot) return content;
       const page = index === newest ? renderSnapshot(message.snapshot) : SNAPSHOT_PLACEHOLDER;
-      if (message.content.role === 'user') return withSnapshot(message.content, page);
+      if (content.role === 'user') return withSnapshot(content, page);
       if (message.content.role === 'tool') return withNavigatePage(message.content, page);
       return message.content;
     }),
@@ -83,6 +88,15 @@ function closeUnanswered(messages: ModelMessage[]): ModelMessage[] {
     });
   }
   return out;
+}
+
+function withAttachments(message: ModelMessage, parts: (TextPart | ImagePart)[] | undefined): ModelMessage {
+  if (message.role !== 'user' || !parts?.length) return message;
+  const own =
+    typeof message.content === 'string'
+      ? [{ type: 'text' as const, text: message.content }]
+      : message.content;
+  return { ...message, content: [...own, ...parts] };
 }
 
 function withSnapshot(message: UserModelMessage, page: string): UserModelMessage {

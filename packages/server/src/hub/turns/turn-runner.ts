@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DioscError, type FileDescriptor, type HubEventBody, type PageSnapshot } from '@diosc/protocol';
 import type { ModelMessage, ToolResultPart } from 'ai';
+import { filesPermissionOf } from '../assistants/assistant-config.js';
 import type { AssistantRecord } from '../assistants/assistants.js';
 import { consensusRequestOf } from '../consensus/consensus-request.js';
 import { displayMessageOf } from '../conversations/display.js';
+import { acceptsImages, attachmentParts } from '../files/attachment-parts.js';
 import type { HubServices } from '../hub-services.js';
 import { interruptOf } from '../interrupts/interrupt-view.js';
 import { classifyCall, errorOutput } from './classify-call.js';
@@ -11,6 +13,7 @@ import { runModelStep } from './model-step.js';
 import { offeredTools } from './offered-tools.js';
 import { buildPrompt, systemPrompt } from './prompt.js';
 import type { ToolCallRecord, ToolOutput } from './tool-calls.js';
+import type { TurnRecord } from './turns.js';
 
 const LEASE_MS = 60_000;
 
@@ -21,23 +24,25 @@ const LEASE_MS = 60_000;
  */
 export function createTurnRunner(hub: HubServices) {
   const instance = `run_${randomUUID()}`;
-  const active = new Map<string, { again: boolean; abort: AbortController }>();
+  const active = new Map<string, { again: boolean; abort: AbortController; done: Promise<void> }>();
+  let closing = false;
 
   const emit = (conversationId: string, body: HubEventBody) => hub.events.append(conversationId, body);
 
   function schedule(turnId: string): void {
+    if (closing) return;
     const running = active.get(turnId);
     if (running) {
       running.again = true;
       return;
     }
-    const entry = { again: true, abort: new AbortController() };
+    const entry = { again: true, abort: new AbortController(), done: Promise.resolve() };
     active.set(turnId, entry);
-    void (async () => {
+    entry.done = (async () => {
       try {
         while (entry.again) {
           entry.again = false;
-          await runOnce(turnId, entry.abort.signal);
+          await runOnce(turnId, entry.abort.signal, entry.abort);
         }
       } catch (error) {
         hub.log.error({ err: error, turnId }, 'turn runner failed');
@@ -48,44 +53,58 @@ export function createTurnRunner(hub: HubServices) {
     })();
   }
 
-  async function runOnce(turnId: string, signal: AbortSignal): Promise<void> {
+  async function runOnce(turnId: string, signal: AbortSignal, abort: AbortController): Promise<void> {
     if (!(await hub.turns.lease(turnId, instance, LEASE_MS))) return;
+    // A long model step keeps its lease; one that lost it (this process stalled past the lease)
+    // stops, since another instance may be running the turn now.
+    const renew = setInterval(() => {
+      hub.turns.renewLease(turnId, instance, LEASE_MS).then(
+        (held) => held || abort.abort(),
+        () => undefined,
+      );
+    }, LEASE_MS / 3);
+    renew.unref();
     try {
       await advance(turnId, signal);
     } catch (error) {
-      await fail(turnId, error);
+      if (!signal.aborted || (await hub.turns.renewLease(turnId, instance, LEASE_MS)))
+        await fail(turnId, error);
     } finally {
+      clearInterval(renew);
       await hub.turns.releaseLease(turnId, instance);
     }
   }
 
   async function advance(turnId: string, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      const turn = await hub.turns.get(turnId);
-      if (turn?.status !== 'running' || signal.aborted) return;
-      const conversation = await hub.conversations.find(turn.conversationId);
-      const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-      if (!conversation || !assistant) return;
-      const calls = await hub.toolCalls.forStep(turn.id, turn.step);
+    const first = await hub.turns.get(turnId);
+    const conversation = first && (await hub.conversations.find(first.conversationId));
+    // The assistant is read once per run: a change applies from the turn's next run.
+    const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
+    if (!conversation || !assistant) return;
+    for (let turn: TurnRecord | undefined = first; ; turn = await hub.turns.get(turnId)) {
+      if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return;
 
-      if (calls.some((call) => call.status === 'interrupt' || call.status === 'consensus')) {
-        await hub.turns.transition(turn.id, ['running'], 'waiting');
+      // Server calls of the step run while the page and the visitor are still deciding theirs.
+      for (const call of await hub.toolCalls.forStep(turn.id, turn.step)) {
+        if (call.status === 'ready') await runServerCall(assistant, conversation.visitor_id, call, signal);
+        if (call.status === 'running') await abandonInterrupted(call);
+      }
+      const calls = await hub.toolCalls.forStep(turn.id, turn.step);
+      if (calls.some(isPending)) {
+        if (turn.status === 'running') await hub.turns.transition(turn.id, ['running'], 'waiting');
         // An answer may have landed between the read and the transition: look once more.
         const again = await hub.toolCalls.forStep(turn.id, turn.step);
-        if (again.some((call) => call.status === 'interrupt' || call.status === 'consensus')) return;
+        if (again.some(isPending)) return;
+      }
+      if (turn.status === 'waiting' || calls.some(isPending)) {
         await hub.turns.transition(turn.id, ['waiting'], 'running');
         continue;
       }
       if (calls.length > 0) {
-        for (const call of calls) {
-          if (call.status === 'ready') await runServerCall(assistant, conversation.visitor_id, call, signal);
-          if (call.status === 'running') await abandonInterrupted(call);
-        }
-        const settled = await hub.toolCalls.forStep(turn.id, turn.step);
-        if (settled.some((call) => call.status !== 'done')) continue;
+        if (calls.some((call) => call.status !== 'done')) continue;
         // The results and the step's end commit together, so a restart never appends them twice.
         await hub.transaction(async (tx) => {
-          await tx.conversations.appendMessage(turn.conversationId, toolResultsMessage(turn.id, settled));
+          await tx.conversations.appendMessage(turn.conversationId, toolResultsMessage(turn.id, calls));
           await tx.turns.advanceStep(turn.id, turn.step);
         });
         continue;
@@ -119,10 +138,15 @@ export function createTurnRunner(hub: HubServices) {
     const tools = offeredTools(assistant.config, registry, serverTools);
     const { model } = await hub.modelFor(assistant);
     const stored = await hub.conversations.messages(conversationId);
+    const permission = filesPermissionOf(assistant.config);
+    const attached = await attachmentParts(hub.files, stored, {
+      inlineTextMaxBytes: permission.inlineTextMaxBytes,
+      images: acceptsImages(model.provider, permission.modelImages),
+    });
     const outcome = await runModelStep({
       model,
       system: systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
-      messages: buildPrompt(stored),
+      messages: buildPrompt(stored, attached),
       tools,
       signal,
       onDelta: async (delta) => {
@@ -149,6 +173,11 @@ export function createTurnRunner(hub: HubServices) {
     await hub.transaction(async (tx) => {
       await tx.conversations.appendMessage(conversationId, { turnId, content });
       await tx.toolCalls.insertStep(calls);
+      // Waiting is stored before the interrupt is announced, so a page that reloads on the
+      // announcement reads a waiting turn, never a running one.
+      if (calls.some((call) => call.status === 'interrupt' || call.status === 'consensus')) {
+        await tx.turns.transition(turnId, ['running'], 'waiting');
+      }
     });
     hub.usage?.recordModelStep(assistant, outcome.usage);
     if (calls.length === 0) {
@@ -204,6 +233,7 @@ export function createTurnRunner(hub: HubServices) {
     const tools = await hub.serverToolsFor(assistant, call.turnId);
     const tool = tools.find((candidate) => candidate.name === call.tool);
     let output: ToolOutput;
+    let file: FileDescriptor | undefined;
     try {
       if (!tool)
         throw new DioscError('tool_not_offered', `The server tool "${call.tool}" is no longer available.`);
@@ -215,6 +245,7 @@ export function createTurnRunner(hub: HubServices) {
         toolCallId: call.id,
         visitorId,
       });
+      file = tool.filesOf?.(value)[0];
       const edit = call.answer as { decision?: string; changed?: string[] } | null;
       output = {
         type: 'json',
@@ -229,7 +260,10 @@ export function createTurnRunner(hub: HubServices) {
         : { code: 'tool_failed', message: String((error as Error)?.message ?? error).slice(0, 500) };
       output = errorOutput(wire.code, wire.message);
     }
-    await hub.toolCalls.transition(call.id, 'running', 'done', { output });
+    // A delivered file rides on the call's answer, where the tool message takes its chips from.
+    const answer = file ? { ...((call.answer as object | null) ?? {}), file } : undefined;
+    await hub.toolCalls.transition(call.id, 'running', 'done', { output, ...(answer ? { answer } : {}) });
+    if (file) await emit(turn.conversationId, { type: 'file.ready', turnId: call.turnId, file });
     await emit(turn.conversationId, {
       type: 'tool.finished',
       turnId: call.turnId,
@@ -297,6 +331,21 @@ export function createTurnRunner(hub: HubServices) {
     abort(turnId: string): void {
       active.get(turnId)?.abort.abort();
     },
+    /**
+     * Stops taking turns and lets the running ones reach their next stored state (a step's end, a
+     * wait), so a closing process leaves no lease behind; after `graceMs` the rest are aborted and
+     * their leases lapse for another instance to take over.
+     */
+    async drain(graceMs = 10_000): Promise<void> {
+      closing = true;
+      const all = Promise.all([...active.values()].map((entry) => entry.done));
+      const timer = setTimeout(() => {
+        for (const entry of active.values()) entry.abort.abort();
+      }, graceMs);
+      timer.unref();
+      await all;
+      clearTimeout(timer);
+    },
     get activeCount(): number {
       return active.size;
     },
@@ -304,6 +353,10 @@ export function createTurnRunner(hub: HubServices) {
 }
 
 export type TurnRunner = ReturnType<typeof createTurnRunner>;
+
+function isPending(call: ToolCallRecord): boolean {
+  return call.status === 'interrupt' || call.status === 'consensus';
+}
 
 function toolResultsMessage(turnId: string, calls: ToolCallRecord[]) {
   const content: ToolResultPart[] = calls.map((call) => ({

@@ -129,6 +129,17 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** Extends a lease this owner holds; false when it was lost (it lapsed and another took it). */
+    async renewLease(id: string, owner: string, ms: number): Promise<boolean> {
+      const result = await db
+        .updateTable('hub_turns')
+        .set({ lease_until: clock.now() + ms })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     async releaseLease(id: string, owner: string): Promise<void> {
       await db
         .updateTable('hub_turns')

@@ -9,7 +9,7 @@ import {
   type Script,
   type ScriptedModel,
 } from '../../../src/hub/model/scripted/scripted-model.js';
-import { HubClient } from './hub-client.js';
+import { type EventStream, HubClient } from './hub-client.js';
 
 export interface HubTestServer extends TestServer {
   model: ScriptedModel;
@@ -17,6 +17,8 @@ export interface HubTestServer extends TestServer {
   /** The origin the test assistant allows (a page that embeds the widget). */
   pageOrigin: string;
   client(origin?: string): HubClient;
+  /** A new visitor: a session on the assistant (the test one by default), a fresh conversation, its event stream open. */
+  visit(on?: AssistantRecord): Promise<{ client: HubClient; conversation: string; stream: EventStream }>;
   createAssistant(input: Record<string, unknown>): Promise<AssistantRecord>;
 }
 
@@ -49,12 +51,14 @@ export async function startHubServer(
     dialect?: (typeof DIALECTS)[number];
     hub?: HubOptions;
     configure?: (app: FastifyInstance) => void;
+    /** false: the store's manual clock (`server.clock.advance`), for retention and expiry. */
+    realClock?: boolean;
   } = {},
 ): Promise<HubTestServer> {
   const model = createScriptedModel(options.script ?? [{ text: 'Hello from the script.' }]);
   const server = await startTestServer({
     dialect: options.dialect ?? currentDialect,
-    realClock: true,
+    realClock: options.realClock ?? true,
     configure: options.configure,
     app: {
       hub: {
@@ -78,6 +82,14 @@ export async function startHubServer(
     assistant,
     pageOrigin: PAGE_ORIGIN,
     client: (origin = PAGE_ORIGIN) => new HubClient(server.url, origin),
+    async visit(on = assistant) {
+      const client = new HubClient(server.url, PAGE_ORIGIN);
+      await client.open(on.publishableKey);
+      const conversation = await client.conversation();
+      const stream = client.stream(conversation);
+      await stream.ready;
+      return { client, conversation, stream };
+    },
     createAssistant: create,
   };
 }

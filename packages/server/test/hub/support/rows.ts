@@ -7,11 +7,13 @@ const TABLES = [
   'hub_turns',
   'hub_tool_calls',
   'hub_events',
+  'hub_files',
+  'hub_file_chunks',
   'items',
   'receipts',
 ] as const;
 
-/** Row counts of the hub's tables (and the account's items and receipts), for "nothing changed". */
+/** Row counts of the hub's tables (files too, and the account's items and receipts), for "nothing changed". */
 export async function rowCounts(store: Store): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const table of TABLES) {

@@ -1,0 +1,133 @@
+// Our hub for the benchmarks, in its own process: the real app over SQLite in HUB_BENCH_DIR, one
+// assistant on a scripted model that answers instantly (HUB_BENCH_CALLS browser round trips per
+// turn). Prints { url, publishableKey } once listening. Started again on the same directory it
+// reuses the store as it is — a restart. Over IPC it answers { type: 'measure' } (its memory after
+// a full GC, so a parent can weigh this process alone), { type: 'counts' } (what the store holds)
+// and { type: 'usage' } (SQL statements run and CPU time used so far).
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { KyselyPlugin } from 'kysely';
+import { buildApp } from '../../packages/server/src/app.js';
+import { systemClock } from '../../packages/server/src/clock.js';
+import { loadConfig } from '../../packages/server/src/config.js';
+import { ensureOwner } from '../../packages/server/src/first-run.js';
+import { createAssistant } from '../../packages/server/src/hub/assistants/assistant-admin.js';
+import { createScriptedModel } from '../../packages/server/src/hub/model/scripted/scripted-model.js';
+import { openStore } from '../../packages/server/src/store/dialect.js';
+import { PAGE_ORIGIN, roundTripScript } from './fixtures.js';
+
+const ASSISTANT = 'Bench assistant';
+const dir = process.env.HUB_BENCH_DIR!;
+const sqlitePath = join(dir, 'diosc.sqlite');
+const config = loadConfig(
+  { DIOSC_DATA_DIR: dir, DIOSC_OWNER_PASSWORD: 'bench password', DIOSC_LOG_LEVEL: 'silent' },
+  dir,
+);
+const store = await openStore({ sqlitePath });
+const { accountId } = await ensureOwner(store, config, systemClock);
+const scripted = createScriptedModel(roundTripScript(Number(process.env.HUB_BENCH_CALLS ?? 1)), {
+  modelId: 'scripted-bench',
+});
+// The scripted model records every call's prompt for tests to read; over 10,000 turns that log
+// alone is ~1.3 KB a turn (measured with heap snapshots), which is the test double's, not the
+// hub's. So it is emptied after each call. (The demo model is built afresh per step: no such log.)
+const model: LanguageModelV3 = {
+  ...scripted,
+  async doStream(options) {
+    try {
+      return await scripted.doStream(options);
+    } finally {
+      scripted.calls.length = 0;
+    }
+  },
+};
+// Counts the SQL statements the hub runs (Kysely passes each one through its plugins once): the
+// evidence for where a round trip's time goes. A function call per statement; nothing else changes.
+let statements = 0;
+const countStatements: KyselyPlugin = {
+  transformQuery: ({ node }) => {
+    statements++;
+    return node;
+  },
+  transformResult: async ({ result }) => result,
+};
+const app = await buildApp({
+  config,
+  store: { ...store, db: store.db.withPlugin(countStatements) },
+  logger: false,
+  hub: { scriptedModels: { bench: model } },
+});
+const hub = app.diosc.hub!;
+const existing = (await hub.services.assistants.list(accountId)).find((a) => a.config.name === ASSISTANT);
+const assistant =
+  existing ??
+  (await createAssistant(app.diosc, accountId, {
+    name: ASSISTANT,
+    model: { provider: 'scripted', id: 'bench' },
+    allowedOrigins: [PAGE_ORIGIN],
+    // The most the schema allows: the benchmark drives many turns and must never hit a limit or
+    // a timeout — it measures the work, not the refusals.
+    limits: { messagesPerMinute: 1_000, maxStepsPerTurn: 50, interruptTimeoutMs: 3_600_000 },
+  }));
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+process.stdout.write(
+  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, publishableKey: assistant.publishableKey })}\n`,
+);
+
+const fileSize = (path: string) => {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+};
+
+/** What the store holds: turns by status, runners in flight, the database's size on disk. */
+async function counts() {
+  const turns = await store.db
+    .selectFrom('hub_turns')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('status')
+    .execute();
+  return {
+    turns: Object.fromEntries(turns.map((row) => [row.status, Number(row.count)])),
+    activeRunners: hub.runner.activeCount,
+    storeBytes: fileSize(sqlitePath) + fileSize(`${sqlitePath}-wal`),
+  };
+}
+
+/** Memory after a full GC: several rounds, a turn of the event loop between, so finalizers settle. */
+async function measure() {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('start this process with --expose-gc');
+  for (let round = 0; round < 4; round++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { memory: process.memoryUsage(), ...(await counts()) };
+}
+
+const requests: Record<string, () => Promise<object>> = {
+  usage: async () => ({ statements, cpu: process.cpuUsage() }),
+  counts,
+  measure,
+};
+
+process.on('message', (message: { type?: string }) => {
+  const answer = requests[message.type ?? ''];
+  if (!answer) return;
+  answer().then(
+    (result) => process.send?.({ type: message.type, ...result }),
+    (error: unknown) => process.send?.({ type: 'error', message: String(error) }),
+  );
+});
+
+process.on('SIGTERM', async () => {
+  app.server.closeAllConnections();
+  await app.close();
+  await store.close();
+  process.exit(0);
+});

@@ -1,0 +1,49 @@
+// The baseline for the upstream bytes: the AI SDK's own chat route, as its docs write it — a
+// stateless `streamText` over whatever messages the client sends, streamed back as a UI message
+// stream — with `read_page` as a client-side tool (no `execute`) and the same scripted model as
+// our hub. Plain node:http. Prints { url }.
+import { createServer } from 'node:http';
+import { convertToModelMessages, jsonSchema, streamText, tool, type UIMessage } from 'ai';
+import { createScriptedModel } from '../../packages/server/src/hub/model/scripted/scripted-model.js';
+import { BUILT_IN_BROWSER_TOOLS } from '../../packages/server/src/hub/turns/built-in-tools.js';
+import { roundTripScript, TOOL } from './fixtures.js';
+
+const model = createScriptedModel(roundTripScript(1), { modelId: 'scripted-bench' });
+const readPage = BUILT_IN_BROWSER_TOOLS.find((candidate) => candidate.name === TOOL)!;
+const tools = {
+  [TOOL]: tool({
+    description: readPage.description,
+    inputSchema: jsonSchema<Record<string, never>>(readPage.inputSchema as never),
+  }),
+};
+
+const http = createServer((req, res) => {
+  if (req.method !== 'POST') {
+    res.writeHead(405).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', async () => {
+    try {
+      const { messages } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: UIMessage[] };
+      const result = streamText({
+        model,
+        messages: await convertToModelMessages(messages, { tools }),
+        tools,
+      });
+      result.pipeUIMessageStreamToResponse(res);
+    } catch (error) {
+      res.writeHead(500).end(String(error));
+    }
+  });
+});
+http.listen(0, '127.0.0.1', () => {
+  const address = http.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}/api/chat` })}\n`);
+});
+process.on('SIGTERM', () => {
+  http.closeAllConnections();
+  http.close(() => process.exit(0));
+});

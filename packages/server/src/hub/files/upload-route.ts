@@ -1,0 +1,90 @@
+import { DioscError, FILE_UPLOAD_PARTS } from '@diosc/protocol';
+import multipart, { type Multipart } from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { filesPermissionOf } from '../assistants/assistant-config.js';
+import type { HubServices } from '../hub-services.js';
+import { requireCallOfVisitor } from '../interrupts/call-of-visitor.js';
+import { descriptorOf } from './file-descriptor.js';
+
+/** What multipart framing may add around the file's bytes before a Content-Length is plainly too large. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+const UPLOADS_PER_MINUTE = 30;
+
+/**
+ * `POST /conversations/:id/files` (multipart/form-data): one file part named `file`, optionally
+ * preceded by a field `interruptId` naming the pending browser-tool interrupt it answers. The same
+ * endpoint serves a tool's file and the widget's file picker, so the same session and the
+ * assistant's file permission apply to both. Answers `201` with the descriptor.
+ */
+export function uploadRoute(hub: HubServices): FastifyPluginAsync {
+  return async (app) => {
+    // Streamed: busboy hands over the part as it arrives; nothing is attached to the body.
+    await app.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: { files: 1, fields: 4, fieldSize: 256, parts: 6, headerPairs: 64 },
+    });
+    app.post<{ Params: { id: string } }>(
+      '/conversations/:id/files',
+      {
+        config: {
+          rateLimit: {
+            hook: 'preHandler' as const,
+            timeWindow: 60_000,
+            max: UPLOADS_PER_MINUTE,
+            keyGenerator: (request: FastifyRequest) => `upload:${request.visitor?.id ?? 'none'}`,
+          },
+        },
+      },
+      async (request, reply) => {
+        const visitor = request.visitor!;
+        const conversation = await hub.conversations.requireOwned(request.params.id, visitor);
+        const assistant = await hub.assistants.find(conversation.assistant_id);
+        if (!assistant) throw new DioscError('not_found', 'There is no such conversation.');
+        const permission = filesPermissionOf(assistant.config);
+        if (!permission.enabled) throw new DioscError('files_not_enabled');
+        if (!request.isMultipart())
+          throw new DioscError('unsupported_media_type', 'Upload the file as multipart/form-data.');
+        const length = Number(request.headers['content-length'] ?? Number.NaN);
+        if (length > permission.maxFileBytes + MULTIPART_OVERHEAD_BYTES)
+          throw new DioscError('file_too_large', `The file is over the ${permission.maxFileBytes}-byte cap.`);
+
+        // busboy stops a part one byte past the cap; the writer refuses it at that byte.
+        const part = await request.file({ limits: { fileSize: permission.maxFileBytes + 1 } });
+        if (part?.fieldname !== FILE_UPLOAD_PARTS.file)
+          throw new DioscError('invalid_input', 'The upload needs one file part named "file".');
+        const interruptId = fieldText(part.fields[FILE_UPLOAD_PARTS.interruptId]);
+        if (interruptId !== undefined) {
+          const { call, turn } = await requireCallOfVisitor(hub, visitor, interruptId, ['browser', 'intent']);
+          if (turn.conversationId !== conversation.id)
+            throw new DioscError('not_found', 'There is no such request.');
+          if (call.status !== 'interrupt') throw new DioscError('interrupt_not_pending');
+        }
+        const row = await hub.files.write({
+          bytes: part.file,
+          owner: { assistantId: assistant.id, conversationId: conversation.id, visitorId: visitor.visitorId },
+          source: 'upload',
+          interruptId: interruptId ?? null,
+          filename: part.filename ?? '',
+          declaredType: part.mimetype,
+          allowedTypes: permission.allowedTypes,
+          maxFileBytes: permission.maxFileBytes,
+          permission,
+        });
+        reply.status(201);
+        return descriptorOf(row);
+      },
+    );
+  };
+}
+
+function fieldText(field: Multipart | Multipart[] | undefined): string | undefined {
+  if (field === undefined) return undefined;
+  if (
+    Array.isArray(field) ||
+    field.type !== 'field' ||
+    typeof field.value !== 'string' ||
+    field.valueTruncated
+  )
+    throw new DioscError('invalid_input', 'The field "interruptId" must be given once, as text.');
+  return field.value;
+}
