@@ -124,6 +124,18 @@ describe('Northwind in Debian Chromium: the tutorial’s story, first message to
     await screenshot(page, 'northwind-refused-path');
   });
 
+  it('a path the Sitemap allows but no product has lands on the store’s own “not found”, without a reload', async () => {
+    // `%A0` is no valid UTF-8: the router must not throw while decoding it.
+    for (const path of ['/products/no-such-tea', '/products/%A0']) {
+      expect(await say(page, `go to ${path}`)).toBe(`Here is ${path}.`);
+      expect(await where()).toBe(path);
+      expect(await page.locator('main h1').textContent()).toBe('Page not found');
+    }
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: string }).sameDocument)).toBe(
+      'yes',
+    );
+  });
+
   it('“go to checkout”, and the shopper places the order by hand: the confirmation is the last result', async () => {
     expect(await say(page, 'Go to checkout')).toContain('Here is the checkout.');
     expect(await where()).toBe('/checkout');

@@ -53,9 +53,14 @@ export function createRouter(patterns: readonly string[]): Router {
       const match = route.test.exec(url.pathname);
       if (!match) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, index) => {
-        params[name] = decodeURIComponent(match[index + 1]!);
-      });
+      try {
+        route.names.forEach((name, index) => {
+          params[name] = decodeURIComponent(match[index + 1]!);
+        });
+      } catch {
+        // A malformed escape (`/products/%A0`) is no page of ours: "not found", never a crash.
+        break;
+      }
       return { path: url.pathname, pattern: route.pattern, params, query: url.searchParams };
     }
     return { path: url.pathname, pattern: null, params: {}, query: url.searchParams };
