@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../packages/server/test/support/server.js';
 import { launchChromium } from '../support/chromium.js';
 import { addFilesPage, bundleFilesApp } from './support/files-page.js';
 import { ask, screenshot } from './support/widget.js';
@@ -73,7 +73,7 @@ describe('files in Debian Chromium (kit as an ES module, in-page fake hub)', () 
         body: JSON.stringify(r.body ?? null),
       }));
     });
-    const upload = sent.find((r) => r.path === '/api/hub/files')!;
+    const upload = sent.find((r) => r.path.endsWith('/files'))!;
     expect(upload.auth).toBe('Bearer vst_');
     expect(JSON.parse(upload.body)).toMatchObject({
       file: { name: 'chart.png', type: 'image/png', size: 16 },

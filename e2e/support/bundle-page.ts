@@ -13,6 +13,8 @@ export async function bundlePage(entry: string, format: 'es' | 'iife' = 'es'): P
       minify: false,
       target: 'es2022',
       lib: { entry, formats: [format], name: 'testPage', fileName: () => `page.${format}.js` },
+      // One file, whatever the page imports lazily (the kit's WebMCP bridge, say).
+      rollupOptions: { output: { codeSplitting: false } },
     },
   });
   const results = Array.isArray(output) ? output : [output];

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type HubTestServer, startHubServer } from '@diosc/server/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { writeKitDist } from '../../../packages/kit/scripts/write-dist.js';
 import type { AssistantRecord } from '../../../packages/server/src/hub/assistants/assistants.js';
@@ -11,7 +12,6 @@ import type {
   ScriptedStep,
 } from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
 import { kitAssetsPlugin } from '../../../packages/server/src/kit-assets/plugin.js';
-import { type HubTestServer, startHubServer } from '../../../packages/server/test/hub/support/hub-server.js';
 import { launchChromium } from '../../support/chromium.js';
 import { addShopPage, bundleShopApp } from './shop-page.js';
 

@@ -46,16 +46,46 @@ export interface KitBundle {
  * the snippet's queue), `es` the module a page can `import { diosc }` from. Minified, one file, no
  * source map, deterministic — the size test and `npm run build` call this same function.
  */
-export async function bundleKit(format: 'iife' | 'es'): Promise<KitBundle> {
-  const entry = format === 'iife' ? `${SRC}loader.ts` : `${SRC}index.ts`;
+/**
+ * The kit's files: the `<script async>` build (`iife`) or the module (`es`), and the WebMCP bridge
+ * they load on demand (`init({ webmcp: true })`) — a separate, pinned script, not initial JavaScript.
+ */
+export async function bundleKit(format: 'iife' | 'es'): Promise<KitBundle & { bridge: KitBundle }> {
+  const bridge = await bundleBrowser(`${SRC}webmcp/bridge-script.ts`, 'iife');
+  const script = { file: bridgeFileName(bridge), integrity: bridge.integrity };
+  const main = await bundleBrowser(format === 'iife' ? `${SRC}loader.ts` : `${SRC}index.ts`, format, {
+    plugins: [loadBridgeFromScript],
+    define: { __DIOSC_WEBMCP_SCRIPT__: JSON.stringify(script) },
+  });
+  return { ...main, bridge };
+}
+
+export const bridgeFileName = (bridge: KitBundle) => `diosc-kit-webmcp.${bridge.hash}.js`;
+
+/** In the built files, the bridge comes from its own script rather than from a chunk. */
+const loadBridgeFromScript: Plugin = {
+  name: 'diosc-load-bridge-from-script',
+  enforce: 'pre',
+  async resolveId(source, importer) {
+    if (!source.endsWith('/load-bridge.js') || !importer?.startsWith(SRC)) return null;
+    return `${SRC}webmcp/load-bridge-script.ts`;
+  },
+};
+
+/** Any browser entry built the kit's way (the bench measures Lit alone with it, as a baseline). */
+export async function bundleBrowser(
+  entry: string,
+  format: 'iife' | 'es',
+  extra: { plugins?: Plugin[]; define?: Record<string, string> } = {},
+): Promise<KitBundle> {
   const output = await build({
     configFile: false,
     logLevel: 'silent',
     mode: 'production',
     // Lit's production build whatever NODE_ENV is (vitest sets "test", which would pick the dev build).
     resolve: { conditions: ['module', 'browser', 'production'] },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [compactStyles],
+    define: { 'process.env.NODE_ENV': '"production"', ...extra.define },
+    plugins: [compactStyles, ...(extra.plugins ?? [])],
     build: {
       write: false,
       minify: true,

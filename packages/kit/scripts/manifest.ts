@@ -1,4 +1,4 @@
-import type { KitBundle } from './bundle.js';
+import { bridgeFileName, type KitBundle } from './bundle.js';
 
 /** `dist/manifest.json`: what the hub serves and under which names. */
 export interface KitManifest {
@@ -9,18 +9,21 @@ export interface KitManifest {
   /** The ES module (`import { diosc } from ".../diosc-kit.mjs"`), stable and hashed. */
   module: string;
   immutableModule: string;
-  /** Subresource Integrity of the script and the module. */
-  integrity: { script: string; module: string };
-  gzipBytes: { script: number; module: number };
+  /** The WebMCP bridge both load for `init({ webmcp: true })` (hashed name only; pinned by them). */
+  webmcpBridge: string;
+  /** Subresource Integrity of each file. */
+  integrity: { script: string; module: string; webmcpBridge: string };
+  gzipBytes: { script: number; module: number; webmcpBridge: number };
 }
 
-export function kitManifest(script: KitBundle, module: KitBundle): KitManifest {
+export function kitManifest(script: KitBundle & { bridge: KitBundle }, module: KitBundle): KitManifest {
   return {
     script: 'diosc-kit.js',
     immutableScript: `diosc-kit.${script.hash}.js`,
     module: 'diosc-kit.mjs',
     immutableModule: `diosc-kit.${module.hash}.mjs`,
-    integrity: { script: script.integrity, module: module.integrity },
-    gzipBytes: { script: script.gzipBytes, module: module.gzipBytes },
+    webmcpBridge: bridgeFileName(script.bridge),
+    integrity: { script: script.integrity, module: module.integrity, webmcpBridge: script.bridge.integrity },
+    gzipBytes: { script: script.gzipBytes, module: module.gzipBytes, webmcpBridge: script.bridge.gzipBytes },
   };
 }

@@ -1,4 +1,7 @@
 // @vitest-environment happy-dom
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeHub } from '../src/testing/index.js';
 
@@ -8,7 +11,10 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-const SNIPPET = 'window.diosc=window.diosc||function(){(window.diosc.q=window.diosc.q||[]).push(arguments)};';
+/** The snippet exactly as docs/kit.md publishes it. */
+const SNIPPET = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../../docs/kit.md'), 'utf8')
+  .split('\n')
+  .find((line) => line.startsWith('window.diosc=window.diosc||'))!;
 
 describe('the command queue', () => {
   it('replays calls made before the kit loaded, in order, then window.diosc is the kit; the module is the same kit', async () => {
@@ -18,6 +24,9 @@ describe('the command queue', () => {
       (...args: unknown[]) => void errors.push(args.map(String).join(' ')),
     );
     // The snippet of docs/kit.md, as a page runs it before the kit's <script async> arrives.
+    expect(SNIPPET).toBe(
+      'window.diosc=window.diosc||function(){(window.diosc.q=window.diosc.q||[]).push(arguments)};',
+    );
     new Function(SNIPPET)();
     const stub = (window as unknown as { diosc: ((...args: unknown[]) => void) & { q?: unknown[][] } }).diosc;
     const messages: string[] = [];

@@ -41,11 +41,11 @@ describe('files from tools', () => {
     const { diosc, hub, answers } = exporting({ content: CSV, filename: 'report.csv', mimeType: 'text/csv' });
     await diosc('send', 'export');
     await hub.idle();
-    const upload = hub.requests.find((r) => r.path === '/api/hub/files')!;
+    const upload = hub.requests.find((r) => /^\/api\/hub\/conversations\/c_[0-9a-f]+\/files$/.test(r.path))!;
     const interruptId = [...hub.files.values()][0]!.interruptId;
+    expect(interruptId).toMatch(/^i_/);
     expect(upload.headers.authorization).toMatch(/^Bearer vst_/);
     expect(upload.body).toEqual({
-      conversationId: expect.stringMatching(/^c_/),
       interruptId,
       file: { name: 'report.csv', type: 'text/csv', size: CSV.length },
     });
@@ -110,7 +110,9 @@ describe('files from tools', () => {
     expect(answers).toEqual([
       { result: { success: false, error: `The file could not be delivered: ${reason}` } },
     ]);
-    expect(hub.requests.filter((r) => r.path === '/api/hub/files')).toEqual([]);
+    expect(
+      hub.requests.filter((r) => /^\/api\/hub\/conversations\/c_[0-9a-f]+\/files$/.test(r.path)),
+    ).toEqual([]);
   });
 
   it('an assistant without file permission, or a refused upload, degrades too — nothing throws', async () => {
@@ -182,9 +184,8 @@ describe('the widget’s file picker', () => {
         Promise.reject(new Error('no composer')),
     );
     await composer.attach([new File(['notes'], 'notes.txt', { type: 'text/plain' })]);
-    const upload = hub.requests.find((r) => r.path === '/api/hub/files')!;
+    const upload = hub.requests.find((r) => /^\/api\/hub\/conversations\/c_[0-9a-f]+\/files$/.test(r.path))!;
     expect(upload.body).toEqual({
-      conversationId: expect.stringMatching(/^c_/),
       file: { name: 'notes.txt', type: 'text/plain', size: 5 },
     });
     await composer.updateComplete;

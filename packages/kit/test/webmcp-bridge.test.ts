@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
+
+import { FakeModelContext } from '@diosc/webmcp/testing';
 import { describe, expect, it } from 'vitest';
-import { FakeModelContext } from '../../webmcp/test/support/fake-model-context.js';
+import { runBrowserCall } from '../src/runtime/run-browser-call.js';
 import { startWebMcpBridge } from '../src/webmcp/webmcp-bridge.js';
 import { eventually, startKit } from './support/harness.js';
 
@@ -31,7 +33,14 @@ describe('the WebMCP bridge (fake ModelContext; the native run is e2e/kit/webmcp
         },
       ],
     });
-    const stop = startWebMcpBridge(kit, { api: 'current', context });
+    const stop = startWebMcpBridge(
+      kit,
+      (call) => runBrowserCall(kit, call, { beforeRun() {}, leavingPage() {} }),
+      {
+        api: 'current',
+        context,
+      },
+    );
     await eventually(() => expect([...context.tools.keys()]).toEqual(['highlight_row', 'browser_publish']));
     expect(context.tools.get('browser_publish')!.annotations).toEqual({ consequentialHint: true });
     expect(await context.invoke('highlight_row', { id: '7' })).toEqual({ highlighted: '7' });

@@ -149,11 +149,11 @@ describe('DioscError', () => {
 
 describe('CodedError (the table-free base browser packages throw)', () => {
   it('shares the brand: every DioscError is a CodedError, but a bare CodedError has no table getters', () => {
-    const coded = new CodedError('hub_unreachable', 'No answer.', { details: { attempt: 2 } });
+    const coded = new CodedError('not_found', 'No answer.', { details: { attempt: 2 } });
     expect(coded).toBeInstanceOf(Error);
     expect([coded.name, coded.code, coded.message, coded.details]).toEqual([
       'DioscError',
-      'hub_unreachable',
+      'not_found',
       'No answer.',
       { attempt: 2 },
     ]);

@@ -1,7 +1,7 @@
 import {
   CLIENT_TOOL_NAME_PATTERN,
-  CodedError,
   type IntentMetadata,
+  LocalError,
   PAGE_LIMITS,
   type PageSnapshot,
 } from '@diosc/protocol';
@@ -12,7 +12,7 @@ import type { BrowserAdapter, IntentDefinition } from '../types.js';
 const NAME = new RegExp(CLIENT_TOOL_NAME_PATTERN);
 const SEVERITIES = ['low', 'medium', 'high'];
 
-const bad = (message: string) => new CodedError('invalid_command', message);
+const bad = (message: string) => new LocalError('invalid_command', message);
 function checkIntent(intent: unknown, index: number, names: Set<string>): void {
   const where = `intents[${index}]`;
   if (!isObject(intent))

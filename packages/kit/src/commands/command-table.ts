@@ -1,4 +1,4 @@
-import { CodedError } from '@diosc/protocol';
+import { LocalError } from '@diosc/protocol';
 import type { KitContext } from '../runtime/kit-context.js';
 import { browserAdapter } from './browser-adapter.js';
 import type { Command } from './command.js';
@@ -39,8 +39,7 @@ export function runCommand(kit: KitContext, name: unknown, args: readonly unknow
   try {
     return COMMANDS[name]!(kit, args);
   } catch (error) {
-    if (CodedError.isInstance(error) && error.code === 'invalid_command')
-      console.error(`[diosc] ${name}: ${error.message}`);
+    if (LocalError.hasCode(error, 'invalid_command')) console.error(`[diosc] ${name}: ${error.message}`);
     else console.error(`[diosc] ${name} failed`, error);
     return undefined;
   }

@@ -1,11 +1,11 @@
-import { CodedError } from '@diosc/protocol';
+import { LocalError } from '@diosc/protocol';
 import type { KitContext } from '../runtime/kit-context.js';
 
 /** One `diosc('<name>', …args)` command. Throws `invalid_command` for bad arguments. */
 export type Command = (kit: KitContext, args: readonly unknown[]) => unknown;
 
-export function invalid(message: string): CodedError {
-  return new CodedError('invalid_command', message);
+export function invalid(message: string): LocalError {
+  return new LocalError('invalid_command', message);
 }
 
 export function expectArgs(args: readonly unknown[], max: number, usage: string): void {

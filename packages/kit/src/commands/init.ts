@@ -1,7 +1,8 @@
 import { createTranslator, LOCALES, pickLocale } from '../i18n/translator.js';
 import { startSession } from '../runtime/kit-session.js';
+import { runBrowserCall } from '../runtime/run-browser-call.js';
 import type { InitOptions } from '../types.js';
-import { startWebMcpBridge } from '../webmcp/webmcp-bridge.js';
+import { loadWebMcpBridge } from '../webmcp/load-bridge.js';
 import { mountWidget } from '../widget/mount-widget.js';
 import { type Command, expectArgs, invalid, isPlainObject } from './command.js';
 
@@ -56,5 +57,17 @@ export const init: Command = (kit, args) => {
   kit.session = startSession(kit, options);
   kit.open.set(options.open ?? false);
   mountWidget(kit);
-  if (options.webmcp) kit.stopWebMcp = startWebMcpBridge(kit);
+  if (options.webmcp) startWebMcp(kit, options);
 };
+
+const NO_HOOKS = { beforeRun() {}, leavingPage() {} };
+
+/** Loads the bridge (only pages that ask pay for it) and starts it unless the kit was destroyed meanwhile. */
+function startWebMcp(kit: Parameters<Command>[0], options: InitOptions): void {
+  loadWebMcpBridge().then(
+    (start) => {
+      if (kit.options === options) kit.stopWebMcp = start(kit, (call) => runBrowserCall(kit, call, NO_HOOKS));
+    },
+    (error: unknown) => console.error('[diosc] init: the WebMCP bridge could not start', error),
+  );
+}

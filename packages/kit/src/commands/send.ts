@@ -1,5 +1,4 @@
-import { CodedError } from '@diosc/protocol';
-import { errorText } from '../runtime/browser-call.js';
+import { errorCode, errorText } from '../runtime/browser-call.js';
 import { emit } from '../runtime/kit-context.js';
 import { type Command, expectArgs, invalid, requireInit } from './command.js';
 
@@ -17,7 +16,7 @@ export const send: Command = (kit, args) => {
     () => true,
     (error: unknown) => {
       const failure = {
-        code: CodedError.isInstance(error) ? error.code : 'internal',
+        code: errorCode(error),
         message: errorText(error),
       };
       console.error(`[diosc] send: ${failure.message}`);

@@ -1,10 +1,11 @@
-import { CodedError, type FileDescriptor } from '@diosc/protocol';
+import { FILE_UPLOAD_PARTS, type FileDescriptor } from '@diosc/protocol';
 import { decodeRefusal, type HubClient } from '../hub-client/hub-client.js';
+import { errorText } from '../runtime/browser-call.js';
 
 export type Delivery = { ok: true; file: FileDescriptor } | { ok: false; error: string };
 
 /**
- * Uploads one file through the visitor's session (`POST /api/hub/files`, multipart) — the one path
+ * Uploads one file through the visitor's session (`POST /conversations/:id/files`, multipart) — the one path
  * for files a tool returns and files the visitor attaches, so the same session and the assistant's
  * file permission apply to both. Never throws: every failure is a plain message.
  */
@@ -20,19 +21,20 @@ export async function uploadFile(
         ok: false,
         error: `${upload.filename} is ${upload.blob.size} bytes; the limit is ${assistant.files.maxFileBytes}.`,
       };
+    // The interrupt it answers first, then the file (a File carries its name through every FormData).
     const form = new FormData();
-    form.set('conversationId', upload.conversationId);
-    if (upload.interruptId) form.set('interruptId', upload.interruptId);
-    // A File carries its name through every FormData implementation (a Blob's third argument may not).
-    const file = new File([upload.blob], upload.filename, { type: upload.blob.type });
-    form.set('file', file, upload.filename);
-    const response = await client.raw('/files', { method: 'POST', body: form });
+    if (upload.interruptId) form.append(FILE_UPLOAD_PARTS.interruptId, upload.interruptId);
+    form.append(FILE_UPLOAD_PARTS.file, new File([upload.blob], upload.filename, { type: upload.blob.type }));
+    const response = await client.raw(`/conversations/${encodeURIComponent(upload.conversationId)}/files`, {
+      method: 'POST',
+      body: form,
+    });
     if (!response.ok) return { ok: false, error: (await decodeRefusal(response)).message };
     return { ok: true, file: (await response.json()) as FileDescriptor };
   } catch (error) {
     return {
       ok: false,
-      error: CodedError.isInstance(error) ? error.message : 'The file could not be uploaded.',
+      error: errorText(error),
     };
   }
 }

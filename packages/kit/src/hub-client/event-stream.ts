@@ -1,4 +1,4 @@
-import { CodedError, type HubEvent } from '@diosc/protocol';
+import { CodedError, type HubEvent, LocalError } from '@diosc/protocol';
 import { decodeRefusal, type HubClient } from './hub-client.js';
 import { createSseParser } from './sse-parser.js';
 
@@ -10,7 +10,7 @@ export interface EventStreamOptions {
   /** Resume right after this event id (`Last-Event-ID`); 0 for the whole log. */
   lastEventId: number;
   onEvent(event: HubEvent): void;
-  onStatus(status: StreamStatus, error?: CodedError): void;
+  onStatus(status: StreamStatus, error?: unknown): void;
   /** Reconnect delays; the last one repeats. */
   backoffMs?: readonly number[];
 }
@@ -65,7 +65,7 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       },
     );
     if (!response.ok) throw await decodeRefusal(response);
-    if (!response.body) throw new CodedError('hub_unreachable', 'The event stream has no body.');
+    if (!response.body) throw new LocalError('transport_failed', 'The event stream has no body.');
     options.onStatus('open');
     const parse = createSseParser((message) => deliver(message.id, message.data));
     const reader = response.body.getReader();

@@ -1,4 +1,4 @@
-import { CodedError, type VisitorSessionView, type WireError } from '@diosc/protocol';
+import { CodedError, LocalError, type VisitorSessionView, type WireError } from '@diosc/protocol';
 import type { KitStorage } from './storage.js';
 
 export interface HubClientOptions {
@@ -16,7 +16,7 @@ export interface HubClient {
   readonly base: string;
   /** The visitor session, opened once (or reused from storage until it expires). */
   session(): Promise<VisitorSessionView>;
-  /** A JSON request; a refusal rejects with the hub's `CodedError`, a network failure with `hub_unreachable`. */
+  /** A JSON request; a refusal rejects with the hub's `CodedError`, no answer with a `transport_failed` `LocalError`. */
   request<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<T>;
   /** A raw authenticated request (event streams, uploads, downloads); the response is not decoded. */
   raw(pathOrUrl: string, init?: RequestInit): Promise<Response>;
@@ -33,7 +33,7 @@ function fingerprint(value: string | undefined): string {
   return hash.toString(36);
 }
 
-export async function decodeRefusal(response: Response): Promise<CodedError> {
+export async function decodeRefusal(response: Response): Promise<CodedError | LocalError> {
   try {
     const body = (await response.json()) as { error?: WireError };
     if (body.error?.code)
@@ -41,7 +41,7 @@ export async function decodeRefusal(response: Response): Promise<CodedError> {
   } catch {
     // Not a hub refusal (a proxy page, an empty body): described by its status below.
   }
-  return new CodedError('hub_unreachable', `The hub answered ${response.status} ${response.statusText}.`);
+  return new LocalError('transport_failed', `The hub answered ${response.status} ${response.statusText}.`);
 }
 
 /**
@@ -69,7 +69,7 @@ export function createHubClient(options: HubClientOptions): HubClient {
       return await options.fetch(url, { ...init, credentials: 'omit', cache: 'no-store' });
     } catch (error) {
       if (init.signal?.aborted) throw error;
-      throw new CodedError('hub_unreachable', 'The hub could not be reached.', { cause: error });
+      throw new LocalError('transport_failed', 'The hub could not be reached.', { cause: error });
     }
   };
 

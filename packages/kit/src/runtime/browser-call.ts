@@ -1,4 +1,10 @@
-import type { ApprovalSeverity, FileDescriptor, IntentDecisionReport } from '@diosc/protocol';
+import {
+  type ApprovalSeverity,
+  CodedError,
+  type FileDescriptor,
+  type IntentDecisionReport,
+  LocalError,
+} from '@diosc/protocol';
 
 /** One call of a page tool, from the hub (an interrupt) or from the browser's own agent (WebMCP). */
 export interface BrowserCall {
@@ -26,6 +32,11 @@ export interface RunHooks {
 }
 
 const ERROR_MAX = 4_000;
+
+/** The stable code of a hub refusal (`CodedError`) or a local error (`LocalError`), else `internal`. */
+export function errorCode(error: unknown): string {
+  return CodedError.isInstance(error) || LocalError.isInstance(error) ? error.code : 'internal';
+}
 
 export function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);

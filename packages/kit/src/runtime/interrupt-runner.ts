@@ -6,7 +6,7 @@ import {
 } from '@diosc/protocol';
 import { readSnapshot } from '../adapter/browser-adapter.js';
 import type { HubClient } from '../hub-client/hub-client.js';
-import { errorText, type Outcome } from './browser-call.js';
+import { errorCode, errorText, type Outcome } from './browser-call.js';
 import type { Journal } from './journal.js';
 import { jsonBytes } from './json-value.js';
 import { emit, type KitContext, pageRegistry } from './kit-context.js';
@@ -62,14 +62,14 @@ export function createInterruptRunner(kit: KitContext, client: HubClient, journa
         await client.request('POST', `/interrupts/${encodeURIComponent(interrupt.id)}/answer`, answer);
         break;
       } catch (error) {
-        const code = CodedError.isInstance(error) ? error.code : 'internal';
-        if ((code === 'hub_unreachable' || code === 'internal') && attempt < 4) {
+        const code = errorCode(error);
+        if ((code === 'transport_failed' || code === 'internal') && attempt < 4) {
           await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
           continue;
         }
         // A withdrawn interrupt (timed out, its turn ended) refusing the late answer is expected.
         if (!signal.aborted) emit(kit, 'error', { code, message: errorText(error) });
-        if (code === 'hub_unreachable') return;
+        if (code === 'transport_failed') return;
         break;
       }
     }

@@ -12,7 +12,7 @@ import { type EventStream, openEventStream, type StreamStatus } from '../hub-cli
 import { createHubClient } from '../hub-client/hub-client.js';
 import { kitStorage } from '../hub-client/storage.js';
 import type { InitOptions } from '../types.js';
-import { errorText } from './browser-call.js';
+import { errorCode, errorText } from './browser-call.js';
 import { createInterruptRunner } from './interrupt-runner.js';
 import { createJournal } from './journal.js';
 import { emit, type KitContext, type KitSession, pageRegistry } from './kit-context.js';
@@ -46,9 +46,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
     kit.state.update((state) => ({
       ...state,
       connection,
-      error: error
-        ? { code: CodedError.isInstance(error) ? error.code : 'internal', message: errorText(error) }
-        : null,
+      error: error ? { code: errorCode(error), message: errorText(error) } : null,
     }));
 
   const fail = (error: unknown) => {
@@ -91,7 +89,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
     }
   };
 
-  const onStatus = (status: StreamStatus, error?: CodedError) => {
+  const onStatus = (status: StreamStatus, error?: unknown) => {
     if (status === 'failed') return fail(error);
     if (status === 'open') return setConnection('ready');
     if (status === 'reconnecting')

@@ -1,6 +1,6 @@
-import { CodedError, type ConsensusDecision, type ConsensusRequest } from '@diosc/protocol';
+import type { ConsensusDecision, ConsensusRequest } from '@diosc/protocol';
 import type { HubClient } from '../hub-client/hub-client.js';
-import { errorText } from './browser-call.js';
+import { errorCode, errorText } from './browser-call.js';
 import { emit, type KitContext } from './kit-context.js';
 
 export interface ServerConsensus {
@@ -49,7 +49,7 @@ export function createServerConsensus(kit: KitContext, client: HubClient): Serve
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
           emit(kit, 'error', {
-            code: CodedError.isInstance(error) ? error.code : 'internal',
+            code: errorCode(error),
             message: errorText(error),
           });
         })

@@ -1,5 +1,6 @@
+import { FILE_UPLOAD_PARTS } from '@diosc/protocol';
 import { type FakeHubContext, refusal } from './fake-hub.js';
-import { newId } from './fake-state.js';
+import { type FakeConversation, newId } from './fake-state.js';
 
 const FORMATS: Record<string, string> = {
   'text/plain': 'txt',
@@ -10,41 +11,41 @@ const FORMATS: Record<string, string> = {
   'text/markdown': 'md',
 };
 
-/** `POST /files` (multipart: `conversationId`, `interruptId?`, `file`) → `201 FileDescriptor`. */
+/** `POST /conversations/:id/files` (multipart: `interruptId?`, then `file`) → `201 FileDescriptor`. */
 export async function uploadFakeFile(
   context: FakeHubContext,
-  visitorId: string,
+  conversation: FakeConversation,
   request: Request,
 ): Promise<Response> {
   const { assistant, hub } = context;
-  if (!assistant.files.enabled) return refusal('not_enabled', 'This assistant does not accept files.');
+  if (!assistant.files.enabled) return refusal('files_not_enabled');
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return refusal('invalid_input', 'The body is not multipart/form-data.');
+    return refusal('unsupported_media_type', 'Upload the file as multipart/form-data.');
   }
-  const conversationId = form.get('conversationId');
-  const interruptId = form.get('interruptId');
-  const file = form.get('file');
-  const conversation = typeof conversationId === 'string' ? hub.conversations.get(conversationId) : undefined;
-  if (!conversation || conversation.visitorId !== visitorId) return refusal('not_found');
-  if (!file || typeof file === 'string') return refusal('invalid_input', 'The form has no file.');
-  if (file.size > assistant.files.maxFileBytes) return refusal('too_large');
-  const fileId = newId('f');
+  const interruptId = form.get(FILE_UPLOAD_PARTS.interruptId);
+  const file = form.get(FILE_UPLOAD_PARTS.file);
+  if (!file || typeof file === 'string')
+    return refusal('invalid_input', 'The upload needs one file part named "file".');
+  if (typeof interruptId === 'string' && !conversation.interrupts.has(interruptId))
+    return refusal('interrupt_not_pending');
+  if (file.size > assistant.files.maxFileBytes) return refusal('file_too_large');
+  const fileId = newId('fil');
   const descriptor = {
     fileId,
     filename: [...file.name]
       .map((char) => (char < ' ' || char === '/' || char === '\\' ? '_' : char))
       .join('')
-      .slice(0, 255),
+      .slice(0, 200),
     format: FORMATS[file.type.split(';')[0]!] ?? 'bin',
     downloadUrl: `/api/hub/files/${fileId}`,
     sizeBytes: file.size,
   };
   hub.files.set(fileId, {
     descriptor,
-    visitorId,
+    visitorId: conversation.visitorId,
     conversationId: conversation.id,
     interruptId: typeof interruptId === 'string' ? interruptId : null,
     blob: file,

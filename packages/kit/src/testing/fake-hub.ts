@@ -132,6 +132,7 @@ async function route(context: FakeHubContext, request: Request, path: string): P
     if (!conversation) return refusal('not_found');
     if (method === 'GET' && !action) return json(conversationView(conversation));
     if (method === 'GET' && action === 'events') return openFakeStream(conversation, request);
+    if (method === 'POST' && action === 'files') return uploadFakeFile(context, conversation, request);
     if (method === 'POST' && action === 'messages') {
       const body = validateHubBody('sendMessage', await readJson(request));
       return startTurn(context, conversation, body);
@@ -159,7 +160,6 @@ async function route(context: FakeHubContext, request: Request, path: string): P
     conversation.turn.ended.abort(new DOMException('The turn was cancelled.', 'AbortError'));
     return json({ ...conversation.turn.view });
   }
-  if (collection === 'files' && method === 'POST' && !id) return uploadFakeFile(context, visitorId, request);
   if (collection === 'files' && method === 'GET' && id) return downloadFakeFile(context, visitorId, id);
   return refusal('not_found', `No route ${method} ${path}.`);
 }

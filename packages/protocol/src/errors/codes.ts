@@ -145,21 +145,6 @@ export const ERROR_CODES = {
     message: 'The model provider failed or could not be reached.',
   },
   tool_failed: { status: 502, retryable: false, message: 'The server tool failed.' },
-  invalid_command: {
-    status: 400,
-    retryable: false,
-    message: 'A diosc() command was unknown or called with bad arguments.',
-  },
-  hub_unreachable: {
-    status: 503,
-    retryable: true,
-    message: 'The hub could not be reached (offline, or no answer).',
-  },
-  file_delivery_failed: {
-    status: 502,
-    retryable: false,
-    message: 'The file could not be uploaded or downloaded through the hub.',
-  },
   files_not_enabled: {
     status: 403,
     retryable: false,

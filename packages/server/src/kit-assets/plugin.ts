@@ -6,8 +6,8 @@ import type { FastifyPluginAsync } from 'fastify';
 /** Where `npm run build` puts the kit: packages/kit/dist, relative to this file. */
 export const DEFAULT_KIT_DIR = resolve(fileURLToPath(new URL('../../../kit/dist', import.meta.url)));
 
-/** `diosc-kit.js` / `.mjs` (stable) and `diosc-kit.<12 hex>.js` / `.mjs` (content-hashed). */
-const KIT_FILE = /^diosc-kit(\.[0-9a-f]{12})?\.m?js$/;
+/** `diosc-kit.js` / `.mjs` (stable), `diosc-kit.<12 hex>.js` / `.mjs` and the on-demand `diosc-kit-webmcp.<12 hex>.js` (content-hashed). */
+const KIT_FILE = /^diosc-kit(-webmcp)?(\.[0-9a-f]{12})?\.m?js$/;
 
 const NOT_BUILT =
   'The Diosc kit is not built yet. Run `npm run build --workspace @diosc/kit` (or `npm start`).\n';
@@ -29,7 +29,7 @@ export const kitAssetsPlugin: FastifyPluginAsync<{ dir?: string }> = async (app,
     if (file === 'manifest.json' || KIT_FILE.test(file)) {
       try {
         const body = await readFile(join(dir, file));
-        const hashed = file !== 'manifest.json' && KIT_FILE.exec(file)?.[1] !== undefined;
+        const hashed = KIT_FILE.exec(file)?.[2] !== undefined;
         return reply
           .type(file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8')
           .header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')

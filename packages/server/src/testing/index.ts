@@ -4,6 +4,10 @@
  */
 export type { ManualClock } from '../clock.js';
 export { manualClock } from '../clock.js';
+export type { Reply } from './hub-client.js';
+export { EventStream, HubClient } from './hub-client.js';
+export type { HubTestServer } from './hub-server.js';
+export { PAGE_ORIGIN, startHubServer } from './hub-server.js';
 export type { SeedOptions } from './seed.js';
 export { seedCollection, seedItems } from './seed.js';
 export type { TestServer, TestServerOptions } from './test-server.js';

@@ -4,8 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { createScriptedModel, type ScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
 import { openConfiguredStore } from '../../src/store/configured-store.js';
 import type { Store } from '../../src/store/dialect.js';
-import { HubClient } from './support/hub-client.js';
-import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
+import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 let server: HubTestServer | undefined;
 let second: { app: FastifyInstance; store: Store; url: string; model: ScriptedModel } | undefined;

@@ -1,8 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
-import { HubClient } from './support/hub-client.js';
-import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
+import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
 let server: HubTestServer | undefined;

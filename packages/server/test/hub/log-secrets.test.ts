@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createAssistant } from '../../src/hub/assistants/assistant-admin.js';
 import { createScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
-import { HubClient } from './support/hub-client.js';
+import { HubClient } from './support/hub-server.js';
 
 let testStore: TestStore | undefined;
 afterEach(async () => {

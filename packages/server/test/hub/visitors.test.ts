@@ -1,7 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterEach, expect, it } from 'vitest';
-import { HubClient } from './support/hub-client.js';
-import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
+import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
 let server: HubTestServer | undefined;

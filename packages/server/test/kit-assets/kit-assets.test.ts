@@ -1,15 +1,16 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startTestServer } from '@diosc/server/testing';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kitAssetsPlugin } from '../../src/kit-assets/plugin.js';
-import { startTestServer } from '../support/server.js';
 
 const DIR = fileURLToPath(new URL(`../../../../test-results/kit-assets-${process.pid}/`, import.meta.url));
 mkdirSync(DIR, { recursive: true });
 writeFileSync(`${DIR}diosc-kit.js`, 'window.kit = "stable";');
 writeFileSync(`${DIR}diosc-kit.0123456789ab.js`, 'window.kit = "hashed";');
 writeFileSync(`${DIR}diosc-kit.mjs`, 'export const kit = 1;');
+writeFileSync(`${DIR}diosc-kit-webmcp.abcdefabcdef.js`, 'window.bridge = 1;');
 writeFileSync(`${DIR}manifest.json`, '{"script":"diosc-kit.js"}');
 writeFileSync(`${DIR}secret.txt`, 'not served');
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -39,6 +40,9 @@ describe('the hub serves the built kit', () => {
       'public, max-age=31536000, immutable',
     ]);
     expect((await server.inject('/kit/diosc-kit.mjs')).headers['cache-control']).toBe('no-cache');
+    expect((await server.inject('/kit/diosc-kit-webmcp.abcdefabcdef.js')).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect((await server.inject('/kit/manifest.json')).headers['content-type']).toBe(
       'application/json; charset=utf-8',
     );

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FileDescriptor, WireError } from '@diosc/protocol';
 import type { Store } from '../../../src/store/dialect.js';
-import type { HubClient } from '../support/hub-client.js';
+import type { HubClient } from '../support/hub-server.js';
 
 export interface Upload {
   bytes: Uint8Array | string;

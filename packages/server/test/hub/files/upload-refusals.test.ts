@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import type { HubClient } from '../support/hub-client.js';
+import type { HubClient } from '../support/hub-server.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../support/hub-server.js';
 import { rowCounts } from '../support/rows.js';
 import { fileRows, multipartBody, PDF_HEAD, PNG_1PX, type Upload, uploadFile } from './file-client.js';

@@ -1,37 +1,16 @@
-import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
-import type { FastifyInstance } from 'fastify';
+import { DIALECTS, startHubServer as startOnDialect, type TestDialect } from '@diosc/server/testing';
 import { beforeAll, describe } from 'vitest';
-import { createAssistant } from '../../../src/hub/assistants/assistant-admin.js';
-import type { AssistantRecord } from '../../../src/hub/assistants/assistants.js';
-import type { HubOptions } from '../../../src/hub/hub-context.js';
-import {
-  createScriptedModel,
-  type Script,
-  type ScriptedModel,
-} from '../../../src/hub/model/scripted/scripted-model.js';
-import { type EventStream, HubClient } from './hub-client.js';
 
-export interface HubTestServer extends TestServer {
-  model: ScriptedModel;
-  assistant: AssistantRecord;
-  /** The origin the test assistant allows (a page that embeds the widget). */
-  pageOrigin: string;
-  client(origin?: string): HubClient;
-  /** A new visitor: a session on the assistant (the test one by default), a fresh conversation, its event stream open. */
-  visit(on?: AssistantRecord): Promise<{ client: HubClient; conversation: string; stream: EventStream }>;
-  createAssistant(input: Record<string, unknown>): Promise<AssistantRecord>;
-}
+export type { HubTestServer } from '@diosc/server/testing';
+export { EventStream, HubClient, PAGE_ORIGIN } from '@diosc/server/testing';
 
-export const PAGE_ORIGIN = 'http://shop.localhost:4173';
-
-type Dialect = (typeof DIALECTS)[number];
-let currentDialect: Dialect = DIALECTS[0]!;
+let currentDialect: TestDialect = DIALECTS[0]!;
 
 /**
  * A hub suite once per store dialect (SQLite, and PostgreSQL when the test script started one);
  * `startHubServer` inside it opens the store of the suite's dialect.
  */
-export function describeOnDialects(title: string, body: (dialect: Dialect) => void): void {
+export function describeOnDialects(title: string, body: (dialect: TestDialect) => void): void {
   describe.each(DIALECTS)(`${title} ($name)`, (dialect) => {
     beforeAll(() => {
       currentDialect = dialect;
@@ -40,56 +19,7 @@ export function describeOnDialects(title: string, body: (dialect: Dialect) => vo
   });
 }
 
-/**
- * The whole server on loopback with one assistant on a scripted model, plus a Node client that
- * speaks the kit's protocol.
- */
-export async function startHubServer(
-  options: {
-    script?: Script;
-    assistant?: Record<string, unknown>;
-    dialect?: (typeof DIALECTS)[number];
-    hub?: HubOptions;
-    configure?: (app: FastifyInstance) => void;
-    /** false: the store's manual clock (`server.clock.advance`), for retention and expiry. */
-    realClock?: boolean;
-  } = {},
-): Promise<HubTestServer> {
-  const model = createScriptedModel(options.script ?? [{ text: 'Hello from the script.' }]);
-  const server = await startTestServer({
-    dialect: options.dialect ?? currentDialect,
-    realClock: options.realClock ?? true,
-    configure: options.configure,
-    app: {
-      hub: {
-        sweepIntervalMs: 50,
-        ...options.hub,
-        scriptedModels: { test: model, ...options.hub?.scriptedModels },
-      },
-    },
-  });
-  const create = (input: Record<string, unknown>) =>
-    createAssistant(server.app.diosc, server.accountId, input);
-  const assistant = await create({
-    name: 'Test assistant',
-    model: { provider: 'scripted', id: 'test' },
-    allowedOrigins: [PAGE_ORIGIN],
-    ...options.assistant,
-  });
-  return {
-    ...server,
-    model,
-    assistant,
-    pageOrigin: PAGE_ORIGIN,
-    client: (origin = PAGE_ORIGIN) => new HubClient(server.url, origin),
-    async visit(on = assistant) {
-      const client = new HubClient(server.url, PAGE_ORIGIN);
-      await client.open(on.publishableKey);
-      const conversation = await client.conversation();
-      const stream = client.stream(conversation);
-      await stream.ready;
-      return { client, conversation, stream };
-    },
-    createAssistant: create,
-  };
+/** `startHubServer` of `@diosc/server/testing`, on the current suite's dialect. */
+export function startHubServer(options: Parameters<typeof startOnDialect>[0] = {}) {
+  return startOnDialect({ dialect: currentDialect, ...options });
 }
