@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callsReach, lastResult } from '../kit/support/model-calls.js';
 import { ask, dialog, recordAnswers, screenshot } from '../kit/support/widget.js';
-import { replyText, say } from './support/conversation.js';
+import { lastReply, replyText, say } from './support/conversation.js';
 import { type ExampleE2E, startExampleE2E } from './support/example-e2e.js';
 
 let e2e: ExampleE2E;
@@ -252,21 +252,41 @@ describe('Plynth in Debian Chromium: the tutorial’s story, first message to la
     expect(bytes.readUInt32BE(20)).toBeGreaterThan(700);
   });
 
-  it('“export it as PNG”, until the hub stores files: the delivery fails plainly, no bytes reach the model', async () => {
+  it('“export it as PNG”: the chip is on the reply and survives a reload; the model sees only the descriptor', async () => {
     const base = e2e.model.calls.length;
-    const text = await say(page, 'Export it as PNG');
+    expect(await say(page, 'Export it as PNG')).toBe(
+      'Here is “Customer onboarding” as a PNG — use the download chip below.',
+    );
     const next = await callsReach(e2e.model.calls, base + 2);
-    const result = lastResult(next, 'browser_export_png');
-    // The kit's contract when delivery fails: { success: false } with the reason, never a throw.
-    expect(result?.type).toBe('json');
-    expect(result?.value).toEqual({
-      success: false,
-      error: expect.stringMatching(/^The file could not be delivered: /),
+    const value = lastResult(next, 'browser_export_png')?.value as {
+      data: { sizeBytes: number };
+      file: { fileId: string; sizeBytes: number };
+    };
+    expect(value).toEqual({
+      success: true,
+      data: { title: 'Customer onboarding', sizeBytes: expect.any(Number) },
+      file: {
+        fileId: expect.stringMatching(/^fil_/),
+        filename: 'diagram.png',
+        format: 'png',
+        downloadUrl: `/api/hub/files/${value.file.fileId}`,
+        sizeBytes: value.data.sizeBytes,
+      },
     });
-    expect(text).toBe(`The export did not reach you: ${(result!.value as { error: string }).error}`);
     // The PNG's bytes (base64 starts "iVBOR") are nowhere in what the model was sent.
     expect(JSON.stringify(next.prompt)).not.toContain('iVBOR');
-    expect(JSON.stringify(result).length).toBeLessThan(400);
+    const chip = () => lastReply(page).locator('[part="file-chip"]');
+    await expect.poll(() => chip().textContent()).toContain('diagram.png');
+    await screenshot(page, 'plynth-png-chip');
+    // Baked into the saved message: after a reload the chip is still there, and it downloads the PNG.
+    await page.reload();
+    await page.locator('diosc-widget .launcher').click();
+    await expect.poll(() => chip().textContent()).toContain('diagram.png');
+    const download = page.waitForEvent('download');
+    await chip().click();
+    const bytes = await readFile((await (await download).path())!);
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(bytes.length).toBe(value.file.sizeBytes);
   });
 
   it('the page ran the whole story under its Content-Security-Policy, with no uncaught error', () => {
