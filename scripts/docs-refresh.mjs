@@ -11,6 +11,21 @@ export const ARTIFACTS = [
   ['screenshots/automation-hub.png', 'docs/screenshots/automation-hub.png', 'e2e/portal'],
   ['screenshots/connected-apps.png', 'docs/screenshots/connected-apps.png', 'e2e/portal'],
   ['screenshots/review-dialog.png', 'docs/screenshots/review-dialog.png', 'e2e/portal'],
+  ['screenshots/kit-widget.png', 'docs/screenshots/kit-widget.png', 'e2e/kit'],
+  ['screenshots/kit-consensus.png', 'docs/screenshots/kit-consensus.png', 'e2e/kit'],
+  ['screenshots/northwind-cheapest-tea.png', 'docs/screenshots/northwind-cheapest-tea.png', 'e2e/examples'],
+  ['screenshots/northwind-add-to-cart.png', 'docs/screenshots/northwind-add-to-cart.png', 'e2e/examples'],
+  ['screenshots/northwind-refused-path.png', 'docs/screenshots/northwind-refused-path.png', 'e2e/examples'],
+  [
+    'screenshots/northwind-order-confirmation.png',
+    'docs/screenshots/northwind-order-confirmation.png',
+    'e2e/examples',
+  ],
+  ['screenshots/plynth-editor.png', 'docs/screenshots/plynth-editor.png', 'e2e/examples'],
+  ['screenshots/plynth-approval.png', 'docs/screenshots/plynth-approval.png', 'e2e/examples'],
+  ['screenshots/plynth-approved.png', 'docs/screenshots/plynth-approved.png', 'e2e/examples'],
+  ['screenshots/plynth-delete-review.png', 'docs/screenshots/plynth-delete-review.png', 'e2e/examples'],
+  ['screenshots/plynth-png-chip.png', 'docs/screenshots/plynth-png-chip.png', 'e2e/examples'],
   ['native-webmcp.json', 'docs/native-webmcp.json', 'e2e/webmcp/native.test.ts'],
   ['native-webmcp.md', 'docs/native-webmcp.md', 'e2e/webmcp/native.test.ts'],
   ['bench/mcp.json', 'bench/results/mcp.json', 'npm run bench'],
@@ -19,6 +34,8 @@ export const ARTIFACTS = [
   ['bench/hub.md', 'bench/results/hub.md', 'npm run bench'],
   ['bench/files.json', 'bench/results/files.json', 'npm run bench'],
   ['bench/files.md', 'bench/results/files.md', 'npm run bench'],
+  ['bench/kit.json', 'bench/results/kit.json', 'npm run bench'],
+  ['bench/kit.md', 'bench/results/kit.md', 'npm run bench'],
 ];
 
 let copied = 0;

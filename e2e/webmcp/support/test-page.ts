@@ -1,27 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { build } from 'vite';
+import { bundlePage } from '../../support/bundle-page.js';
 
 const ENTRY = fileURLToPath(new URL('../page/test-page.ts', import.meta.url));
 
 /** Bundles the test page (the real `@diosc/webmcp` and its protocol imports) into one ES module. */
-export async function bundleTestPage(): Promise<string> {
-  const output = await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: {
-      write: false,
-      minify: false,
-      target: 'es2022',
-      lib: { entry: ENTRY, formats: ['es'], fileName: () => 'test-page.js' },
-    },
-  });
-  const results = Array.isArray(output) ? output : [output];
-  for (const result of results) {
-    if (!('output' in result)) continue;
-    for (const chunk of result.output) if (chunk.type === 'chunk' && chunk.isEntry) return chunk.code;
-  }
-  throw new Error('vite produced no entry chunk');
+export function bundleTestPage(): Promise<string> {
+  return bundlePage(ENTRY);
 }
 
 const HTML = `<!doctype html>

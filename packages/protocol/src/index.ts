@@ -24,6 +24,7 @@ export type {
   OperationOutputs,
   ValidCall,
 } from './catalog/types.js';
+export { CodedError } from './errors/coded-error.js';
 export type { ErrorCode } from './errors/codes.js';
 export { ERROR_CODES, errorCodes, isErrorCode } from './errors/codes.js';
 export type { DioscErrorOptions, WireError } from './errors/diosc-error.js';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
+import { CodedError } from '../src/errors/coded-error.js';
 import { ERROR_CODES, type ErrorCode, errorCodes, isErrorCode } from '../src/errors/codes.js';
 import { DioscError, plainText } from '../src/errors/diosc-error.js';
 import { isLocalErrorCode, LOCAL_ERROR_CODES, localErrorCodes } from '../src/errors/local-codes.js';
@@ -143,5 +144,22 @@ describe('DioscError', () => {
     expect(DioscError.isInstance({ code: 'busy', message: 'x' })).toBe(false);
     expect(DioscError.isInstance(null)).toBe(false);
     expect(DioscError.isInstance('busy')).toBe(false);
+  });
+});
+
+describe('CodedError (the table-free base browser packages throw)', () => {
+  it('shares the brand: every DioscError is a CodedError, but a bare CodedError has no table getters', () => {
+    const coded = new CodedError('not_found', 'No answer.', { details: { attempt: 2 } });
+    expect(coded).toBeInstanceOf(Error);
+    expect([coded.name, coded.code, coded.message, coded.details]).toEqual([
+      'DioscError',
+      'not_found',
+      'No answer.',
+      { attempt: 2 },
+    ]);
+    expect(CodedError.isInstance(coded)).toBe(true);
+    expect(DioscError.isInstance(coded)).toBe(false);
+    expect(CodedError.isInstance(new DioscError('busy'))).toBe(true);
+    expect(CodedError.isInstance({ code: 'busy' })).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ import { installRequestGuards } from './http/request-guards.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, httpServerOptions } from './http/server-limits.js';
 import type { HubOptions } from './hub/hub-context.js';
 import { hubPlugin } from './hub/plugin.js';
+import { kitAssetsPlugin } from './kit-assets/plugin.js';
 import { mcpPlugin } from './mcp/plugin.js';
 import { ownerPlugin } from './owner/plugin.js';
 import { portalShellPlugin } from './portal-shell/plugin.js';
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mcpPlugin);
   await app.register(ownerPlugin, { prefix: '/api/owner' });
   await app.register(hubPlugin, { prefix: '/api/hub', options: options.hub });
+  await app.register(kitAssetsPlugin);
   await app.register(portalShellPlugin);
 
   return app;

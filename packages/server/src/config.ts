@@ -22,6 +22,8 @@ export interface ServerConfig {
   logLevel: string;
   /** Serve the built portal from this folder (defaults to packages/portal/dist when present). */
   portalDir: string | undefined;
+  /** Serve the built kit (`/kit/diosc-kit.js`) from this folder (defaults to packages/kit/dist). */
+  kitDir: string | undefined;
   /** 32-byte key (hex or base64) that encrypts stored secrets; the same on every instance. */
   secretKey: string | undefined;
   /** A JSON or YAML file of assistants to create or update at start (kept in git by an operator). */
@@ -48,6 +50,7 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_OWNER_PASSWORD: 'ownerPassword',
   DIOSC_LOG_LEVEL: 'logLevel',
   DIOSC_PORTAL_DIR: 'portalDir',
+  DIOSC_KIT_DIR: 'kitDir',
   DIOSC_SECRET_KEY: 'secretKey',
   DIOSC_ASSISTANTS: 'assistantsFile',
   DIOSC_BROWSER_TOOLS: 'browserTools',
@@ -86,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ownerPassword: merged.ownerPassword === undefined ? undefined : String(merged.ownerPassword),
     logLevel: String(merged.logLevel ?? 'info'),
     portalDir: merged.portalDir === undefined ? undefined : resolve(cwd, String(merged.portalDir)),
+    kitDir: merged.kitDir === undefined ? undefined : resolve(cwd, String(merged.kitDir)),
     secretKey: merged.secretKey === undefined ? undefined : String(merged.secretKey),
     assistantsFile:
       merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),

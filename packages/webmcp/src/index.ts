@@ -44,5 +44,6 @@ export type { OwnerBrowserApiOptions } from './owner-browser-api.js';
 export { createOwnerBrowserApi } from './owner-browser-api.js';
 export type { OwnerRequest, OwnerRequestOptions } from './owner-request.js';
 export { createOwnerRequest, TransportFailure } from './owner-request.js';
-export { RegistrationFailed } from './registration.js';
+export type { Registration } from './registration.js';
+export { RegistrationFailed, registerTools } from './registration.js';
 export type { ToolResult } from './tool-result.js';

@@ -1,10 +1,10 @@
+import { ApprovalGuard } from '@diosc/kit/approval-guard';
 import { html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { formatTime, I18nController, t } from '../i18n/i18n.js';
 import { icons } from '../ui/icons.js';
 import { openModal } from '../ui/modal.js';
 import { sharedStyles } from '../ui/shared-styles.js';
-import { ApprovalGuard } from './approval-guard.js';
 import { effectsStyles, effectsView } from './effects-view.js';
 import { reviewDialogStyles } from './review-dialog-styles.js';
 import type { PendingReview, ReviewDecider } from './review-provider.js';

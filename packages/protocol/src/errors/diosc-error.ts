@@ -1,6 +1,5 @@
+import { CodedError } from './coded-error.js';
 import { ERROR_CODES, type ErrorCode } from './codes.js';
-
-const marker = Symbol.for('diosc.error');
 
 /** The JSON body of every refusal on the wire: a stable code and a plain-text message. */
 export interface WireError {
@@ -18,21 +17,16 @@ export interface DioscErrorOptions {
 }
 
 /**
- * A local, typed error with a stable code. Branded with `Symbol.for` so two bundled copies of a
- * Diosc package still recognise each other's errors (`DioscError.isInstance`).
+ * A local, typed error with a stable code, its HTTP status and retryability from the one table.
+ * Branded with `Symbol.for` (through `CodedError`) so two bundled copies of a Diosc package still
+ * recognise each other's errors (`DioscError.isInstance`).
  */
-export class DioscError extends Error {
-  readonly [marker] = true;
-  readonly code: ErrorCode;
+export class DioscError extends CodedError {
   readonly retryAfterMs: number | undefined;
-  readonly details: Record<string, unknown> | undefined;
 
   constructor(code: ErrorCode, message?: string, options: DioscErrorOptions = {}) {
-    super(message ?? ERROR_CODES[code].message, { cause: options.cause });
-    this.name = 'DioscError';
-    this.code = code;
+    super(code, message ?? ERROR_CODES[code].message, options);
     this.retryAfterMs = options.retryAfterMs;
-    this.details = options.details;
   }
 
   get status(): number {
@@ -43,8 +37,9 @@ export class DioscError extends Error {
     return ERROR_CODES[this.code].retryable;
   }
 
-  static isInstance(value: unknown): value is DioscError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  /** A branded error with the table's getters: a `DioscError` of any bundled copy, not a bare `CodedError`. */
+  static override isInstance(value: unknown): value is DioscError {
+    return CodedError.isInstance(value) && 'status' in value;
   }
 
   toWire(): WireError {

@@ -6,6 +6,8 @@
 export const LOCAL_ERROR_CODES = {
   transport_failed: { message: 'The browser could not reach the server.' },
   registration_failed: { message: 'Registering the tools with the browser failed.' },
+  invalid_command: { message: 'A diosc() command was unknown or called with bad arguments.' },
+  file_delivery_failed: { message: 'The file could not be uploaded or downloaded through the hub.' },
 } as const satisfies Record<string, { message: string }>;
 
 export type LocalErrorCode = keyof typeof LOCAL_ERROR_CODES;

@@ -1,5 +1,6 @@
 /**
- * Decides whether a submit of the review form is a person's approval.
+ * Decides whether a submit of a decision form is a person's decision — the portal's mutation review
+ * and the kit's consensus dialog both use this one guard.
  *
  * Two signals are required, because neither is enough alone:
  * - a trusted `submit` event: script can call `form.submit()` (no event at all) or dispatch a
@@ -34,7 +35,7 @@ export class ApprovalGuard {
   /** Call for the form's `submit`; true only for a trusted submit right after a trusted activation. */
   approves(event: SubmitEvent, approveControl: Element | null, reviewId: number): boolean {
     const ok =
-      event.isTrusted &&
+      event.isTrusted === true &&
       approveControl !== null &&
       event.submitter === approveControl &&
       this.#armedFor === reviewId &&

@@ -1,0 +1,9 @@
+// `npm run build --workspace @diosc/kit`: the files the hub serves at /kit/, in packages/kit/dist/.
+import { fileURLToPath } from 'node:url';
+import { KIT_GZIP_BUDGET_BYTES } from './bundle.js';
+import { writeKitDist } from './write-dist.js';
+
+const manifest = await writeKitDist(fileURLToPath(new URL('../dist/', import.meta.url)));
+console.log(
+  `kit: ${manifest.immutableScript} ${manifest.gzipBytes.script} B gzip (budget ${KIT_GZIP_BUDGET_BYTES} B), ${manifest.immutableModule} ${manifest.gzipBytes.module} B gzip, ${manifest.webmcpBridge} ${manifest.gzipBytes.webmcpBridge} B gzip (on demand)`,
+);

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Plugin, type Rollup } from 'vite';
+
+/** The budget for the kit's initial JavaScript (widget, dialog, built-ins, adapter, transport). */
+export const KIT_GZIP_BUDGET_BYTES = 30_000;
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+/**
+ * Lit keeps `css` template text as written; minifiers leave string contents alone. This drops the
+ * source's indentation and the spaces around CSS punctuation (templates with `${}` are left as they
+ * are), so readable styles cost no bytes.
+ */
+export function compactCss(source: string): string {
+  return source.replace(/\bcss`([^`]*)`/g, (whole, body: string) =>
+    body.includes('${')
+      ? whole
+      : `css\`${body
+          .replace(/\s+/g, ' ')
+          .replace(/\s*([{};:,>])\s*/g, '$1')
+          .replace(/;}/g, '}')
+          .trim()}\``,
+  );
+}
+
+const compactStyles: Plugin = {
+  name: 'diosc-compact-css',
+  transform(code, id) {
+    return id.startsWith(SRC) && id.endsWith('.ts') && code.includes('css`') ? compactCss(code) : null;
+  },
+};
+
+export interface KitBundle {
+  code: string;
+  gzipBytes: number;
+  /** First 12 hex digits of the SHA-256 of the code: the immutable file's name. */
+  hash: string;
+  /** Subresource Integrity of the code (`sha384-…`), for `<script integrity>`. */
+  integrity: string;
+}
+
+/**
+ * One build of the kit: `iife` is the `<script async>` file (installs `window.diosc` and replays
+ * the snippet's queue), `es` the module a page can `import { diosc }` from. Minified, one file, no
+ * source map, deterministic — the size test and `npm run build` call this same function.
+ */
+/**
+ * The kit's files: the `<script async>` build (`iife`) or the module (`es`), and the WebMCP bridge
+ * they load on demand (`init({ webmcp: true })`) — a separate, pinned script, not initial JavaScript.
+ */
+export async function bundleKit(format: 'iife' | 'es'): Promise<KitBundle & { bridge: KitBundle }> {
+  const bridge = await bundleBrowser(`${SRC}webmcp/bridge-script.ts`, 'iife');
+  const script = { file: bridgeFileName(bridge), integrity: bridge.integrity };
+  const main = await bundleBrowser(format === 'iife' ? `${SRC}loader.ts` : `${SRC}index.ts`, format, {
+    plugins: [loadBridgeFromScript],
+    define: { __DIOSC_WEBMCP_SCRIPT__: JSON.stringify(script) },
+  });
+  return { ...main, bridge };
+}
+
+export const bridgeFileName = (bridge: KitBundle) => `diosc-kit-webmcp.${bridge.hash}.js`;
+
+/** In the built files, the bridge comes from its own script rather than from a chunk. */
+const loadBridgeFromScript: Plugin = {
+  name: 'diosc-load-bridge-from-script',
+  enforce: 'pre',
+  async resolveId(source, importer) {
+    if (!source.endsWith('/load-bridge.js') || !importer?.startsWith(SRC)) return null;
+    return `${SRC}webmcp/load-bridge-script.ts`;
+  },
+};
+
+/** Any browser entry built the kit's way (the bench measures Lit alone with it, as a baseline). */
+export async function bundleBrowser(
+  entry: string,
+  format: 'iife' | 'es',
+  extra: { plugins?: Plugin[]; define?: Record<string, string> } = {},
+): Promise<KitBundle> {
+  const output = await build({
+    configFile: false,
+    logLevel: 'silent',
+    mode: 'production',
+    // Lit's production build whatever NODE_ENV is (vitest sets "test", which would pick the dev build).
+    resolve: { conditions: ['module', 'browser', 'production'] },
+    define: { 'process.env.NODE_ENV': '"production"', ...extra.define },
+    plugins: [compactStyles, ...(extra.plugins ?? [])],
+    build: {
+      write: false,
+      minify: true,
+      target: 'es2022',
+      sourcemap: false,
+      lib: { entry, formats: [format], name: 'dioscKit', fileName: () => `kit.${format}.js` },
+    },
+  });
+  const results = (Array.isArray(output) ? output : [output]) as Rollup.RollupOutput[];
+  const chunk = results
+    .flatMap((result) => result.output)
+    .find((each) => each.type === 'chunk' && each.isEntry);
+  if (chunk?.type !== 'chunk') throw new Error('vite produced no entry chunk for the kit');
+  const code = chunk.code;
+  return {
+    code,
+    gzipBytes: gzipSync(code, { level: 9 }).length,
+    hash: createHash('sha256').update(code).digest('hex').slice(0, 12),
+    integrity: `sha384-${createHash('sha384').update(code).digest('base64')}`,
+  };
+}

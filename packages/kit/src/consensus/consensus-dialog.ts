@@ -1,0 +1,144 @@
+import { html, LitElement, nothing } from 'lit';
+import type { KitContext } from '../runtime/kit-context.js';
+import { StoreController } from '../widget/store-controller.js';
+import { ApprovalGuard } from './approval-guard.js';
+import type { ApprovalRequest, Decision } from './consensus-broker.js';
+import { consensusDetail } from './consensus-detail.js';
+import { dialogStyles } from './consensus-dialog-styles.js';
+import { editFields, readEdit, renderEditForm } from './edit-form.js';
+
+type Mode = 'review' | 'edit' | 'reject';
+
+/**
+ * The consensus dialog — always the kit's own. It resolves every approval (intents and the hub's
+ * Consensus requests) and accepts a decision only through `ApprovalGuard`: a trusted pointer or key
+ * activation of the submitting button followed by a trusted submit, so a script's `button.click()`,
+ * `requestSubmit()` or a synthetic event decides nothing. A `consensusView` restyles only the detail
+ * body, which sits outside the form: it cannot add, replace or press the decision buttons.
+ */
+export class ConsensusDialog extends LitElement {
+  static override properties = { kit: { attribute: false }, mode: { state: true }, problem: { state: true } };
+  static override styles = dialogStyles;
+  declare kit: KitContext;
+  declare mode: Mode;
+  declare problem: string | null;
+  readonly #guard = new ApprovalGuard();
+  readonly #shown = new StoreController(this, () => this.kit?.consensus.shown);
+  #request: ApprovalRequest | null = null;
+  #reviewId = 0;
+
+  constructor() {
+    super();
+    this.mode = 'review';
+    this.problem = null;
+  }
+
+  override willUpdate(): void {
+    const request = this.#shown.value ?? null;
+    if (request === this.#request) return;
+    this.#request = request;
+    this.#reviewId++;
+    this.#guard.reset();
+    this.mode = 'review';
+    this.problem = null;
+  }
+
+  override updated(): void {
+    const dialog = this.renderRoot.querySelector('dialog');
+    if (!dialog) return;
+    if (this.#request && !dialog.open) {
+      dialog.showModal();
+      dialog.querySelector<HTMLButtonElement>('.actions button')?.focus();
+    } else if (!this.#request && dialog.open) dialog.close();
+  }
+
+  #decide(event: SubmitEvent): void {
+    event.preventDefault();
+    const request = this.#request;
+    const form = event.target as HTMLFormElement;
+    if (!request) return;
+    if (!this.#guard.approves(event, form.querySelector('button[type="submit"]'), this.#reviewId)) {
+      this.problem = this.kit.translator.t('consensus.needsRealInput');
+      return;
+    }
+    let decision: Decision;
+    if (this.mode === 'reject') {
+      const reason = (form.elements.namedItem('reason') as HTMLTextAreaElement).value.trim().slice(0, 1_000);
+      decision = { outcome: 'reject', ...(reason ? { reason } : {}) };
+    } else if (this.mode === 'edit') {
+      const edited = readEdit(form, request.schema, request.args, this.kit.translator.t);
+      if ('error' in edited) {
+        this.problem = edited.error;
+        return;
+      }
+      decision = { outcome: 'edit', args: edited.args, changed: edited.changed };
+    } else decision = { outcome: 'approve' };
+    this.kit.consensus.decide(request.id, decision);
+  }
+
+  #mode(mode: Mode): void {
+    this.mode = mode;
+    this.problem = null;
+    this.#guard.reset();
+  }
+
+  #submitButton(label: string, kind: string) {
+    const id = this.#reviewId;
+    return html`<button
+      type="submit"
+      class="primary ${kind}"
+      part="decide-button"
+      @pointerdown=${(event: Event) => this.#guard.input(event, id)}
+      @keydown=${(event: Event) => this.#guard.input(event, id)}
+      @click=${(event: Event) => this.#guard.click(event, id)}
+    >${label}</button>`;
+  }
+
+  #actions(request: ApprovalRequest) {
+    const t = this.kit.translator.t;
+    if (this.mode === 'reject')
+      return html`<div class="field"><label for="reason">${t('consensus.reason')}</label><textarea id="reason" name="reason" rows="2" maxlength="1000"></textarea></div>
+        <div class="actions"><button type="button" @click=${() => this.#mode('review')}>${t('consensus.back')}</button>${this.#submitButton(t('consensus.confirmReject'), 'danger')}</div>`;
+    if (this.mode === 'edit')
+      return html`<p class="muted">${t('consensus.editHint')}</p>${renderEditForm(request.schema, request.args, t)}
+        <div class="actions"><button type="button" @click=${() => this.#mode('review')}>${t('consensus.back')}</button>${this.#submitButton(t('consensus.runEdited'), 'edit')}</div>`;
+    const editable = editFields(request.schema) !== null || Object.keys(request.schema).length > 0;
+    return html`<div class="actions">
+      <button type="button" class="reject" @click=${() => this.#mode('reject')}>${t('consensus.reject')}</button>
+      ${editable ? html`<button type="button" class="edit" @click=${() => this.#mode('edit')}>${t('consensus.edit')}</button>` : nothing}
+      ${this.#submitButton(t('consensus.approve'), 'approve')}
+    </div>`;
+  }
+
+  override render() {
+    const request = this.#request;
+    const t = this.kit?.translator.t;
+    return html`<dialog
+      class="card"
+      part="consensus-dialog"
+      aria-labelledby="consensus-title"
+      aria-describedby="consensus-intro"
+      @cancel=${(event: Event) => {
+        event.preventDefault();
+        this.kit.consensus.dismiss();
+      }}
+    >
+      ${
+        request && t
+          ? html`<header>
+              <span class="badge ${request.severity}" part="severity-badge">${t(`consensus.severity.${request.severity}`)}</span>
+              <span class="where muted">${t(`consensus.where.${request.source}`)} · <code>${request.tool}</code></span>
+            </header>
+            <h2 id="consensus-title">${request.summary}</h2>
+            <p id="consensus-intro" class="muted">${t('consensus.intro')}</p>
+            <div class="detail" part="consensus-detail">${consensusDetail(this.kit, request)}</div>
+            <form @submit=${this.#decide} novalidate>
+              ${this.#actions(request)}
+              ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}
+            </form>
+            <small>${t('consensus.escape')}</small>`
+          : nothing
+      }
+    </dialog>`;
+  }
+}

@@ -1,0 +1,220 @@
+import {
+  CodedError,
+  type ConversationView,
+  type FileDescriptor,
+  type HubEvent,
+  type SendMessageRequest,
+  type SendMessageResponse,
+} from '@diosc/protocol';
+import { readSnapshot } from '../adapter/browser-adapter.js';
+import { addMessage, fromView, isTurnActive, reduceEvent } from '../conversation/conversation-state.js';
+import { type EventStream, openEventStream, type StreamStatus } from '../hub-client/event-stream.js';
+import { createHubClient } from '../hub-client/hub-client.js';
+import { kitStorage } from '../hub-client/storage.js';
+import type { InitOptions } from '../types.js';
+import { errorCode, errorText } from './browser-call.js';
+import { createInterruptRunner } from './interrupt-runner.js';
+import { createJournal } from './journal.js';
+import { emit, type KitContext, type KitSession, pageRegistry } from './kit-context.js';
+import { pageLoaded } from './page-ready.js';
+import { createServerConsensus } from './server-consensus.js';
+
+/**
+ * Connects one kit to its hub: opens (or reuses) the visitor session, picks the tab's conversation
+ * back up after a reload — its messages, the turn in flight, pending interrupts and approvals — and
+ * follows its event stream from the last event id.
+ */
+export function startSession(kit: KitContext, options: InitOptions): KitSession {
+  const local = kitStorage('local');
+  const tab = kitStorage('session');
+  const client = createHubClient({
+    hubUrl: options.hubUrl,
+    publishableKey: options.publishableKey,
+    identity: options.identity,
+    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    storage: local,
+  });
+  const conversationKey = `conversation:${client.base}|${options.publishableKey}`;
+  const runner = createInterruptRunner(kit, client, createJournal(local));
+  const consensus = createServerConsensus(kit, client);
+  let conversationId = tab.get<string>(conversationKey);
+  let creating: Promise<string> | null = null;
+  let stream: EventStream | null = null;
+  let stopped = false;
+
+  const setConnection = (connection: ReturnType<typeof kit.state.get>['connection'], error?: unknown) =>
+    kit.state.update((state) => ({
+      ...state,
+      connection,
+      error: error ? { code: errorCode(error), message: errorText(error) } : null,
+    }));
+
+  const fail = (error: unknown) => {
+    setConnection('error', error);
+    emit(kit, 'error', kit.state.get().error!);
+  };
+
+  const onEvent = (event: HubEvent) => {
+    kit.state.update((state) => reduceEvent(state, event));
+    switch (event.type) {
+      case 'interrupt':
+        return runner.handle(event.interrupt);
+      case 'interrupt.resolved':
+        return runner.resolved(event.interruptId);
+      case 'consensus.requested':
+        return consensus.handle(event.request);
+      case 'consensus.resolved':
+        return consensus.resolved(event.consensusId);
+      case 'tool.started':
+        return emit(kit, 'tool', { tool: event.tool, where: event.where, phase: 'started' });
+      case 'tool.finished': {
+        const row = kit.state.get().draft?.tools.find((tool) => tool.toolCallId === event.toolCallId);
+        return emit(kit, 'tool', {
+          tool: event.tool,
+          where: row?.where ?? 'browser',
+          phase: 'finished',
+          ok: event.ok,
+        });
+      }
+      case 'message':
+        if (event.message.role === 'assistant') emit(kit, 'message', event.message);
+        return;
+      case 'turn.failed':
+        emit(kit, 'error', event.error);
+        break;
+    }
+    if (event.type === 'turn.done' || event.type === 'turn.failed' || event.type === 'turn.cancelled') {
+      runner.turnEnded(event.turnId);
+      consensus.turnEnded(event.turnId);
+    }
+  };
+
+  const onStatus = (status: StreamStatus, error?: unknown) => {
+    if (status === 'failed') return fail(error);
+    if (status === 'open') return setConnection('ready');
+    if (status === 'reconnecting')
+      return setConnection(globalThis.navigator?.onLine === false ? 'offline' : 'reconnecting');
+  };
+
+  const listen = (id: string, after: number) => {
+    stream?.close();
+    stream = openEventStream({ client, conversationId: id, lastEventId: after, onEvent, onStatus });
+  };
+
+  const resume = async (id: string) => {
+    let view: ConversationView;
+    try {
+      view = await client.request<ConversationView>('GET', `/conversations/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (!CodedError.isInstance(error) || error.code !== 'not_found') throw error;
+      // Another visitor's, or gone: start afresh.
+      conversationId = null;
+      tab.remove(conversationKey);
+      return setConnection('ready');
+    }
+    kit.state.update((state) => fromView(state, view));
+    listen(id, view.lastEventId);
+    await pageLoaded();
+    for (const interrupt of view.pendingInterrupts) runner.handle(interrupt, true);
+    for (const request of view.pendingConsensus) consensus.handle(request);
+  };
+
+  const start = async () => {
+    setConnection('connecting');
+    try {
+      const { assistant } = await client.session();
+      if (stopped) return;
+      kit.state.update((state) => ({ ...state, assistant }));
+      if (conversationId) await resume(conversationId);
+      else setConnection('ready');
+    } catch (error) {
+      if (!stopped) fail(error);
+    }
+  };
+
+  const online = () => stream?.reconnect();
+  const offline = () => setConnection('offline');
+  addEventListener('online', online);
+  addEventListener('offline', offline);
+  /** Settles once the stored conversation was resumed (or found gone): only then is its id known. */
+  let started = start();
+
+  const ensureConversation = async () => {
+    await started;
+    if (conversationId) return conversationId;
+    creating ??= client
+      .request<{ id: string }>('POST', '/conversations', {})
+      .then(({ id }) => {
+        conversationId = id;
+        tab.set(conversationKey, id);
+        listen(id, 0);
+        return id;
+      })
+      .finally(() => {
+        creating = null;
+      });
+    return creating;
+  };
+
+  return {
+    client,
+    conversationId: () => conversationId,
+    ensureConversation,
+    async send(text, attachments: FileDescriptor[] = []) {
+      const id = await ensureConversation();
+      const snapshot = await readSnapshot(kit.adapter.get());
+      const body: SendMessageRequest = { text, registry: pageRegistry(kit) };
+      if (snapshot) body.snapshot = snapshot;
+      if (attachments.length > 0) body.attachments = attachments.map((file) => file.fileId);
+      // Shown at once, before the reply can stream in; renamed to the hub's id when it answers.
+      const localId = `local-${crypto.randomUUID()}`;
+      const mine = {
+        id: localId,
+        role: 'user' as const,
+        text,
+        files: attachments,
+        tools: [],
+        createdAt: new Date().toISOString(),
+      };
+      kit.state.update((state) => ({ ...addMessage(state, mine), notice: null }));
+      let sent: SendMessageResponse;
+      try {
+        sent = await client.request<SendMessageResponse>(
+          'POST',
+          `/conversations/${encodeURIComponent(id)}/messages`,
+          body,
+        );
+      } catch (error) {
+        kit.state.update((state) => ({
+          ...state,
+          messages: state.messages.filter((each) => each.id !== localId),
+        }));
+        throw error;
+      }
+      kit.state.update((state) => ({
+        ...state,
+        messages: state.messages.map((each) =>
+          each.id === localId ? { ...each, id: sent.messageId } : each,
+        ),
+        turn: state.turn?.id === sent.turnId ? state.turn : { id: sent.turnId, status: 'running' },
+      }));
+    },
+    async cancelTurn() {
+      const state = kit.state.get();
+      if (state.turn && isTurnActive(state))
+        await client.request('POST', `/turns/${encodeURIComponent(state.turn.id)}/cancel`);
+    },
+    retry() {
+      if (kit.state.get().connection === 'error') started = start();
+      else stream?.reconnect();
+    },
+    stop() {
+      stopped = true;
+      stream?.close();
+      runner.stop();
+      consensus.stop();
+      removeEventListener('online', online);
+      removeEventListener('offline', offline);
+    },
+  };
+}

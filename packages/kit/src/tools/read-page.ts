@@ -1,0 +1,184 @@
+/** `read_page` without a selector stops here: context for the model, not a copy of the page. */
+export const READ_PAGE_MAX_CHARS = 5_000;
+/** Cap on the `html` of a selected element (the answer itself is capped at 64 KiB). */
+export const READ_PAGE_MAX_HTML = 20_000;
+
+/** Elements whose content is never page text (or is not text at all). */
+const SKIPPED = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'IMG',
+  'SVG',
+  'IFRAME',
+  'CANVAS',
+  'VIDEO',
+  'AUDIO',
+  'OBJECT',
+  'EMBED',
+  'PICTURE',
+  'MAP',
+  'HEAD',
+  'SELECT',
+  'DATALIST',
+  'DIOSC-WIDGET',
+]);
+const BLOCKS = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BR',
+  'DD',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TD',
+  'TH',
+  'TR',
+  'UL',
+  'DETAILS',
+  'OPTION',
+]);
+const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'number', '']);
+
+type Visible = (element: Element, text?: boolean) => boolean;
+
+/** `checkVisibility` where the browser has it; computed style otherwise (DOM shims). */
+function visibilityCheck(): Visible {
+  const probe = document.documentElement as Element & { checkVisibility?: unknown };
+  if (typeof probe.checkVisibility === 'function') {
+    return (element, text) =>
+      text
+        ? element.checkVisibility({ visibilityProperty: true, opacityProperty: true })
+        : element.checkVisibility() || getComputedStyle(element).display === 'contents';
+  }
+  return (element, text) => {
+    const style = getComputedStyle(element);
+    if (style.display === 'none') return false;
+    return !text || (style.visibility !== 'hidden' && style.opacity !== '0');
+  };
+}
+
+function rejected(element: Element, visible: Visible): boolean {
+  if (SKIPPED.has(element.tagName.toUpperCase())) return true;
+  if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('hidden')) return true;
+  if (element.hasAttribute('data-diosc-ignore')) return true;
+  return !visible(element);
+}
+
+/**
+ * The page's visible text: one TreeWalker that skips hidden, `aria-hidden`, script/style/img/svg/
+ * iframe (…) subtrees whole, reads text-like input values (never passwords), and stops as soon as
+ * `max` characters are collected — so its cost depends on the text it returns, not the page size.
+ */
+export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS): string {
+  const visible = visibilityCheck();
+  const parts: string[] = [];
+  let length = 0;
+  let gap = '';
+  let block: Element | null = null;
+  const push = (text: string) => {
+    if (length > 0 && gap) {
+      parts.push(gap);
+      length += gap.length;
+    }
+    gap = '';
+    parts.push(text);
+    length += text.length;
+  };
+  /** A change of block ancestor between two pieces of text is a line break. */
+  const enter = (node: Node) => {
+    let element = node.parentElement;
+    while (element && element !== root && !BLOCKS.has(element.tagName)) element = element.parentElement;
+    if (element !== block) gap = '\n';
+    block = element;
+  };
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode(node) {
+      if (node.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
+      return rejected(node as Element, visible) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+    },
+  });
+  for (let node = walker.nextNode(); node && length < max; node = walker.nextNode()) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      const parent = node.parentElement;
+      const text = (node as Text).data.replace(/\s+/g, ' ');
+      if (text === '' || !parent || !visible(parent, true)) continue;
+      if (text === ' ') {
+        gap ||= ' ';
+        continue;
+      }
+      enter(node);
+      if (text.startsWith(' ')) gap ||= ' ';
+      push(text.trim());
+      if (text.endsWith(' ')) gap = ' ';
+    } else if ((node as Element).tagName === 'BR') {
+      gap = '\n';
+    } else if ((node as Element).tagName === 'INPUT') {
+      const input = node as HTMLInputElement;
+      if (TEXT_INPUTS.has(input.type) && input.value && visible(input, true)) {
+        enter(input);
+        push(input.value);
+      }
+    }
+  }
+  return parts.join('').slice(0, max);
+}
+
+/** The selected element's trimmed text and HTML (password values removed from the copy). */
+export function readElement(selector: string): { content: string; html: string } | { error: string } {
+  let element: Element | null;
+  try {
+    element = document.querySelector(selector);
+  } catch {
+    return { error: `"${selector}" is not a valid CSS selector` };
+  }
+  if (!element) return { error: `No element matches "${selector}"` };
+  const copy = element.cloneNode(true) as Element;
+  for (const input of [copy, ...copy.querySelectorAll('input')]) {
+    if (input.tagName === 'INPUT' && (input as HTMLInputElement).type === 'password')
+      input.removeAttribute('value');
+  }
+  return {
+    content: (element.textContent ?? '').trim().slice(0, READ_PAGE_MAX_CHARS),
+    html: copy.outerHTML.slice(0, READ_PAGE_MAX_HTML),
+  };
+}
+
+/** The built-in `read_page`: `{ content, html }` for a selector, else `{ url, path, title, content }`. */
+export function readPage(params: Record<string, unknown>): unknown {
+  const selector = params.selector;
+  if (selector !== undefined && (typeof selector !== 'string' || selector.trim() === ''))
+    return { error: 'selector must be a non-empty CSS selector string' };
+  if (typeof selector === 'string') return readElement(selector);
+  return {
+    url: location.href,
+    path: location.pathname + location.search,
+    title: document.title,
+    content: visibleText(document.body ?? document.documentElement),
+  };
+}

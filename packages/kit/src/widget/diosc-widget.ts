@@ -1,0 +1,96 @@
+import type { FileDescriptor } from '@diosc/protocol';
+import { html, LitElement, nothing } from 'lit';
+import { type ConversationState, isTurnActive } from '../conversation/conversation-state.js';
+import { downloadFile } from '../files/upload-file.js';
+import { errorText } from '../runtime/browser-call.js';
+import { emit, type KitContext } from '../runtime/kit-context.js';
+import { icons } from './icons.js';
+import { messageView } from './message-view.js';
+import { StoreController } from './store-controller.js';
+import { widgetStyles } from './widget-styles.js';
+
+/**
+ * The widget: a launcher and the conversation panel, in a shadow DOM. It renders the kit's state
+ * (through controllers on the kit's stores) and hosts the one consensus dialog, which stays usable
+ * while the panel is closed. Theme with `--diosc-*` custom properties and `::part(...)`.
+ */
+export class DioscWidget extends LitElement {
+  static override properties = { kit: { attribute: false } };
+  static override styles = widgetStyles;
+  declare kit: KitContext;
+  readonly #state = new StoreController(this, () => this.kit?.state);
+  readonly #open = new StoreController(this, () => this.kit?.open);
+  readonly #pending = new StoreController(this, () => this.kit?.consensus.pending);
+  readonly #shown = new StoreController(this, () => this.kit?.consensus.shown);
+  #problem: string | null = null;
+
+  #download = (file: FileDescriptor) => {
+    const session = this.kit.session;
+    if (!session) return;
+    downloadFile(session.client, file).catch((error: unknown) => {
+      this.#problem = this.kit.translator.t('file.failed', { message: errorText(error) });
+      emit(this.kit, 'error', { code: 'file_delivery_failed', message: errorText(error) });
+      this.requestUpdate();
+    });
+  };
+
+  override updated(): void {
+    const list = this.renderRoot.querySelector('.messages');
+    list?.scrollTo?.({ top: list.scrollHeight });
+  }
+
+  #status(state: ConversationState) {
+    const t = this.kit.translator.t;
+    const { connection, error } = state;
+    if (connection === 'error')
+      return html`<div class="status error" role="alert">${t('status.error', { message: error?.message ?? '' })}
+        <button type="button" @click=${() => this.kit.session?.retry()}>${t('status.retry')}</button></div>`;
+    if (connection === 'connecting' || connection === 'reconnecting' || connection === 'offline')
+      return html`<div class="status ${connection}" role="status">${t(`status.${connection}`)}</div>`;
+    return nothing;
+  }
+
+  #panel(state: ConversationState) {
+    const t = this.kit.translator;
+    const pending = this.#pending.value ?? [];
+    const assistant = state.assistant;
+    const draft = state.draft;
+    return html`<section class="panel card" part="panel" id="diosc-panel" aria-labelledby="diosc-title">
+      <header part="header">
+        <div><h2 id="diosc-title">${assistant?.name ?? t.t('panel.title')}</h2>
+          ${assistant?.modelLabel ? html`<small>${t.t('panel.model', { label: assistant.modelLabel })}</small>` : nothing}</div>
+        <button type="button" class="close" aria-label=${t.t('panel.close')} @click=${() => this.kit.open.set(false)}>${icons.close}</button>
+      </header>
+      ${this.#status(state)}
+      <ol class="messages" aria-live="polite" aria-relevant="additions text">
+        ${state.messages.length === 0 && !draft ? html`<li class="empty">${t.t('panel.empty')}</li>` : nothing}
+        ${state.messages.map((message) => messageView(message, t, this.#download))}
+        ${draft && (draft.text || draft.tools.length || draft.files.length) ? messageView({ role: 'assistant', ...draft }, t, this.#download, true) : nothing}
+        ${isTurnActive(state) && !draft?.text ? html`<li class="working" role="status">${t.t('turn.working')}</li>` : nothing}
+        ${state.notice ? html`<li class="notice ${state.notice.kind}" role="status">${state.notice.kind === 'failed' ? t.t('turn.failed', { message: state.notice.message ?? '' }) : t.t('turn.cancelled')}</li>` : nothing}
+      </ol>
+      ${
+        pending.length > 0 && !this.#shown.value
+          ? html`<div class="approvals" role="status">${t.t('approvals.waiting', { count: pending.length })}
+            <button type="button" @click=${() => this.kit.consensus.reopen()}>${t.t('approvals.review')}</button></div>`
+          : nothing
+      }
+      ${this.#problem ? html`<p class="problem" role="alert">${this.#problem}</p>` : nothing}
+      <diosc-composer .kit=${this.kit}></diosc-composer>
+    </section>`;
+  }
+
+  override render() {
+    const state = this.#state.value;
+    if (!this.kit || !state) return nothing;
+    const open = this.#open.value ?? false;
+    const t = this.kit.translator.t;
+    return html`${open ? this.#panel(state) : nothing}
+      <button type="button" class="launcher primary" part="launcher" aria-expanded=${open ? 'true' : 'false'} aria-controls="diosc-panel"
+        aria-label=${t(open ? 'launcher.close' : 'launcher.open')} @click=${() => this.kit.open.set(!open)}>
+        ${open ? icons.close : icons.chat}
+        ${(this.#pending.value?.length ?? 0) > 0 ? html`<span class="dot" aria-hidden="true"></span>` : nothing}
+      </button>
+      <diosc-consensus-dialog .kit=${this.kit}></diosc-consensus-dialog>`;
+  }
+}

@@ -1,0 +1,60 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { createSseParser, type SseMessage } from '../src/hub-client/sse-parser.js';
+import { eventually, startKit } from './support/harness.js';
+
+describe('the SSE parser', () => {
+  it('parses across any chunking, with CRLF, comments, multi-line data and ids', () => {
+    const seen: SseMessage[] = [];
+    const parse = createSseParser((message) => seen.push(message));
+    const text =
+      ': keep-alive\r\nid: 1\r\nevent: text.delta\r\ndata: {"a":\r\ndata: 1}\r\n\r\nid: 2\ndata: plain\n\n:x\n\ndata: no id\n\n';
+    for (const char of text) parse(char);
+    expect(seen).toEqual([
+      { id: '1', event: 'text.delta', data: '{"a":\n1}' },
+      { id: '2', event: 'message', data: 'plain' },
+      { id: '2', event: 'message', data: 'no id' },
+    ]);
+  });
+});
+
+describe('the event stream', () => {
+  it('resumes after a dropped connection with Last-Event-ID and applies nothing twice', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { diosc, hub, kit } = startKit({
+      script: async (turn) => {
+        turn.text('one ');
+        await gate;
+        turn.text('two');
+        turn.say('');
+      },
+    });
+    await diosc('send', 'go');
+    await eventually(() => expect(kit.state.get().draft?.text).toBe('one '));
+    const conversation = [...hub.conversations.values()][0]!;
+    const lastSeen = conversation.events.length;
+    hub.dropStreams();
+    await eventually(() => expect(kit.state.get().connection).toBe('reconnecting'));
+    release();
+    await hub.idle();
+    await eventually(() => expect(kit.state.get().messages.at(-1)?.text).toBe('one two'));
+    const streams = hub.requests.filter((r) => r.path.endsWith('/events'));
+    expect(streams.length).toBeGreaterThanOrEqual(2);
+    expect(streams.at(-1)!.headers['last-event-id']).toBe(String(lastSeen));
+    expect(kit.state.get().connection).toBe('ready');
+  });
+
+  it('shows an error with retry when the hub refuses the key, and retries on request', async () => {
+    const { kit, hub } = startKit({ init: { publishableKey: 'pk_wrong_key_0000' } });
+    await eventually(() => expect(kit.state.get().connection).toBe('error'));
+    expect(kit.state.get().error).toEqual({
+      code: 'unknown_assistant',
+      message: 'There is no assistant with that publishable key.',
+    });
+    kit.session!.retry();
+    await eventually(() =>
+      expect(hub.requests.filter((r) => r.path === '/api/hub/sessions')).toHaveLength(2),
+    );
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { bundleKit, KIT_GZIP_BUDGET_BYTES } from '../scripts/bundle.js';
+
+describe('the kit’s initial JavaScript', () => {
+  it(`is within the budget: ≤ ${KIT_GZIP_BUDGET_BYTES} bytes gzip for the widget, dialog, built-ins, adapter and transport`, async () => {
+    const bundle = await bundleKit('iife');
+    // Deterministic: the same source gives the same bytes.
+    expect((await bundleKit('iife')).hash).toBe(bundle.hash);
+    expect(bundle.gzipBytes).toBeGreaterThan(10_000);
+    expect(bundle.gzipBytes).toBeLessThanOrEqual(KIT_GZIP_BUDGET_BYTES);
+    // What is in it: the real thing, built for production (no Lit dev mode, no fake hub, no Ajv).
+    for (const part of [
+      'diosc-widget',
+      'diosc-consensus-dialog',
+      'read_page',
+      'navigate',
+      'text/event-stream',
+      'browser_',
+    ])
+      expect(bundle.code).toContain(part);
+    for (const absent of ['lit.dev/msg', 'Fake assistant', 'ajv', 'node:'])
+      expect(bundle.code).not.toContain(absent);
+  }, 60_000);
+});

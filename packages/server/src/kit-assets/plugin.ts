@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyPluginAsync } from 'fastify';
+
+/** Where `npm run build` puts the kit: packages/kit/dist, relative to this file. */
+export const DEFAULT_KIT_DIR = resolve(fileURLToPath(new URL('../../../kit/dist', import.meta.url)));
+
+/** `diosc-kit.js` / `.mjs` (stable), `diosc-kit.<12 hex>.js` / `.mjs` and the on-demand `diosc-kit-webmcp.<12 hex>.js` (content-hashed). */
+const KIT_FILE = /^diosc-kit(-webmcp)?(\.[0-9a-f]{12})?\.m?js$/;
+
+const NOT_BUILT =
+  'The Diosc kit is not built yet. Run `npm run build --workspace @diosc/kit` (or `npm start`).\n';
+
+/**
+ * Serves the built kit to any embedding page at `/kit/diosc-kit.js` (the `<script async>` build) and
+ * `/kit/diosc-kit.mjs` (the ES module): the stable names are revalidated on every load
+ * (`no-cache`), the content-hashed names are cached forever (`immutable`). Public files, so any
+ * origin may load them (`Access-Control-Allow-Origin: *`, needed for modules and `integrity`), and
+ * `dist/manifest.json` says which hashed name is current with its SRI digest.
+ */
+export const kitAssetsPlugin: FastifyPluginAsync<{ dir?: string }> = async (app, options) => {
+  const dir = options.dir ?? app.diosc.config.kitDir ?? DEFAULT_KIT_DIR;
+  app.get<{ Params: { file: string } }>('/kit/:file', async (request, reply) => {
+    const { file } = request.params;
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('access-control-allow-origin', '*');
+    reply.header('cross-origin-resource-policy', 'cross-origin');
+    if (file === 'manifest.json' || KIT_FILE.test(file)) {
+      try {
+        const body = await readFile(join(dir, file));
+        const hashed = KIT_FILE.exec(file)?.[2] !== undefined;
+        return reply
+          .type(file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8')
+          .header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
+          .send(body);
+      } catch {
+        if (file === 'diosc-kit.js' || file === 'diosc-kit.mjs' || file === 'manifest.json')
+          return reply
+            .status(503)
+            .type('text/plain; charset=utf-8')
+            .header('cache-control', 'no-store')
+            .send(NOT_BUILT);
+      }
+    }
+    return reply
+      .status(404)
+      .type('text/plain; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send('Not found.\n');
+  });
+};
