@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AxeViolation, axeScan, blocking, writeAxeReport } from '../support/axe.js';
 import { enableBrowserTools, waitForAvailability } from './support/automation.js';
-import { type AxeViolation, axeScan, blocking, writeAxeReport } from './support/axe.js';
 import { horizontalOverflow } from './support/focus.js';
 import { OWNER_PASSWORD, type PortalHarness, startPortal } from './support/portal-harness.js';
 import { type Agent, attachAgent } from './support/webmcp-agent.js';
