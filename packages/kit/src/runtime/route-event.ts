@@ -14,7 +14,7 @@ export function routeEvent(
   event: HubEvent,
   runner: InterruptRunner,
   consensus: ServerConsensus,
-): void {
+) {
   kit.state.update((state) => reduceEvent(state, event));
   switch (event.type) {
     case 'interrupt':
