@@ -4,7 +4,14 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /** The packages whose roots must run in a browser (design: "package roots safe for every runtime"). */
-const BROWSER_ROOTS = ['packages/protocol/src', 'packages/webmcp/src', 'packages/kit/src'];
+const BROWSER_ROOTS = [
+  'packages/protocol/src',
+  'packages/webmcp/src',
+  'packages/kit/src',
+  // The worked examples' apps: what a developer copies into a page.
+  'examples/northwind/src',
+  'examples/plynth/src',
+];
 const root = new URL('../../../', import.meta.url).pathname;
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, name.split('/')[0]!]));
 

@@ -2,12 +2,15 @@
  * `@diosc/server/testing`: the doors every test suite (the server's own, the hub's, the kit's, e2e,
  * bench) uses to run the real server on a real store. Node only.
  */
-
 export type { ManualClock } from '../clock.js';
 export { manualClock } from '../clock.js';
 export type { AssistantRecord } from '../hub/assistants/assistants.js';
 export type { HubOptions } from '../hub/hub-context.js';
 export type { Script, ScriptedCall, ScriptedStep } from '../hub/model/scripted/scripted-model.js';
+export { createTestAccount } from './accounts.js';
+export type { CallGate, CallMatch, HeldCall } from './call-gate.js';
+export { createCallGate } from './call-gate.js';
+export { HOSTILE_ITEMS, seedHostileCollection } from './hostile-items.js';
 export type { Reply } from './hub-client.js';
 export { EventStream, HubClient } from './hub-client.js';
 export type { HubTestServer } from './hub-server.js';
