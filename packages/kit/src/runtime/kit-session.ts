@@ -1,13 +1,5 @@
-import {
-  CodedError,
-  type ConversationView,
-  type FileDescriptor,
-  type HubEvent,
-  type SendMessageRequest,
-  type SendMessageResponse,
-} from '@diosc/protocol';
-import { readSnapshot } from '../adapter/browser-adapter.js';
-import { addMessage, fromView, isTurnActive, reduceEvent } from '../conversation/conversation-state.js';
+import { CodedError, type ConversationView, type FileDescriptor, type HubEvent } from '@diosc/protocol';
+import { fromView, isTurnActive } from '../conversation/conversation-state.js';
 import { type EventStream, openEventStream, type StreamStatus } from '../hub-client/event-stream.js';
 import { createHubClient } from '../hub-client/hub-client.js';
 import { kitStorage } from '../hub-client/storage.js';
@@ -15,8 +7,10 @@ import type { InitOptions } from '../types.js';
 import { errorCode, errorText } from './browser-call.js';
 import { createInterruptRunner } from './interrupt-runner.js';
 import { createJournal } from './journal.js';
-import { emit, type KitContext, type KitSession, pageRegistry } from './kit-context.js';
+import { emit, type KitContext, type KitSession } from './kit-context.js';
 import { pageLoaded } from './page-ready.js';
+import { routeEvent } from './route-event.js';
+import { sendMessage } from './send-message.js';
 import { createServerConsensus } from './server-consensus.js';
 
 /**
@@ -54,40 +48,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
     emit(kit, 'error', kit.state.get().error!);
   };
 
-  const onEvent = (event: HubEvent) => {
-    kit.state.update((state) => reduceEvent(state, event));
-    switch (event.type) {
-      case 'interrupt':
-        return runner.handle(event.interrupt);
-      case 'interrupt.resolved':
-        return runner.resolved(event.interruptId);
-      case 'consensus.requested':
-        return consensus.handle(event.request);
-      case 'consensus.resolved':
-        return consensus.resolved(event.consensusId);
-      case 'tool.started':
-        return emit(kit, 'tool', { tool: event.tool, where: event.where, phase: 'started' });
-      case 'tool.finished': {
-        const row = kit.state.get().draft?.tools.find((tool) => tool.toolCallId === event.toolCallId);
-        return emit(kit, 'tool', {
-          tool: event.tool,
-          where: row?.where ?? 'browser',
-          phase: 'finished',
-          ok: event.ok,
-        });
-      }
-      case 'message':
-        if (event.message.role === 'assistant') emit(kit, 'message', event.message);
-        return;
-      case 'turn.failed':
-        emit(kit, 'error', event.error);
-        break;
-    }
-    if (event.type === 'turn.done' || event.type === 'turn.failed' || event.type === 'turn.cancelled') {
-      runner.turnEnded(event.turnId);
-      consensus.turnEnded(event.turnId);
-    }
-  };
+  const onEvent = (event: HubEvent) => routeEvent(kit, event, runner, consensus);
 
   const onStatus = (status: StreamStatus, error?: unknown) => {
     if (status === 'failed') return fail(error);
@@ -161,43 +122,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
     conversationId: () => conversationId,
     ensureConversation,
     async send(text, attachments: FileDescriptor[] = []) {
-      const id = await ensureConversation();
-      const snapshot = await readSnapshot(kit.adapter.get());
-      const body: SendMessageRequest = { text, registry: pageRegistry(kit) };
-      if (snapshot) body.snapshot = snapshot;
-      if (attachments.length > 0) body.attachments = attachments.map((file) => file.fileId);
-      // Shown at once, before the reply can stream in; renamed to the hub's id when it answers.
-      const localId = `local-${crypto.randomUUID()}`;
-      const mine = {
-        id: localId,
-        role: 'user' as const,
-        text,
-        files: attachments,
-        tools: [],
-        createdAt: new Date().toISOString(),
-      };
-      kit.state.update((state) => ({ ...addMessage(state, mine), notice: null }));
-      let sent: SendMessageResponse;
-      try {
-        sent = await client.request<SendMessageResponse>(
-          'POST',
-          `/conversations/${encodeURIComponent(id)}/messages`,
-          body,
-        );
-      } catch (error) {
-        kit.state.update((state) => ({
-          ...state,
-          messages: state.messages.filter((each) => each.id !== localId),
-        }));
-        throw error;
-      }
-      kit.state.update((state) => ({
-        ...state,
-        messages: state.messages.map((each) =>
-          each.id === localId ? { ...each, id: sent.messageId } : each,
-        ),
-        turn: state.turn?.id === sent.turnId ? state.turn : { id: sent.turnId, status: 'running' },
-      }));
+      await sendMessage(kit, client, await ensureConversation(), text, attachments);
     },
     async cancelTurn() {
       const state = kit.state.get();

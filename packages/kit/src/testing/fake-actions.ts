@@ -1,10 +1,13 @@
 import type { ConsensusDecision, InterruptAnswer, SendMessageRequest } from '@diosc/protocol';
-import { type FakeHubContext, refusal } from './fake-hub.js';
-import { emitEvent, type FakeConversation, type FakeTurnState, newId } from './fake-state.js';
+import { json, refusal } from './fake-reply.js';
+import {
+  emitEvent,
+  type FakeConversation,
+  type FakeHubContext,
+  type FakeTurnState,
+  newId,
+} from './fake-state.js';
 import { createFakeTurn } from './fake-turn.js';
-
-const json = (body: unknown, status = 200) =>
-  Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
 
 /** `POST …/messages`: saves the visitor's message and runs the script as the turn, in the background. */
 export function startTurn(

@@ -1,6 +1,6 @@
 import { FILE_UPLOAD_PARTS } from '@diosc/protocol';
-import { type FakeHubContext, refusal } from './fake-hub.js';
-import { type FakeConversation, newId } from './fake-state.js';
+import { json, refusal } from './fake-reply.js';
+import { type FakeConversation, type FakeHubContext, newId } from './fake-state.js';
 
 const FORMATS: Record<string, string> = {
   'text/plain': 'txt',
@@ -51,7 +51,7 @@ export async function uploadFakeFile(
     blob: file,
     type: file.type,
   });
-  return Response.json(descriptor, { status: 201, headers: { 'cache-control': 'no-store' } });
+  return json(descriptor, 201);
 }
 
 /** `GET /files/:id`: only with the uploading visitor's session, always as an attachment. */

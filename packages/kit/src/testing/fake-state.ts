@@ -1,4 +1,5 @@
 import type {
+  AssistantPublicView,
   BrowserInterrupt,
   ConsensusDecision,
   ConsensusRequest,
@@ -12,6 +13,15 @@ import type {
   TurnView,
 } from '@diosc/protocol';
 import { canonicalJson } from '@diosc/protocol';
+import type { FakeHub } from './fake-hub.js';
+
+/** What the fake hub's routes share. */
+export interface FakeHubContext {
+  hub: FakeHub;
+  assistant: AssistantPublicView;
+  visitors: Map<string, string>;
+  turns: Set<Promise<void>>;
+}
 
 /** One open event stream of the fake hub. */
 export interface FakeStream {
