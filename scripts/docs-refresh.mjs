@@ -1,16 +1,70 @@
-// `npm run docs:refresh`: copies the screenshots the browser tests wrote under test-results/screenshots/
-// into docs/screenshots/. Tests never write into docs/ themselves; run `npm test` first.
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// `npm run docs:refresh`: copies what the test runs and the benchmark produced under test-results/
+// into the tracked docs. Tests never write tracked files (a clean checkout stays clean after
+// `npm test`); updating the docs is this separate, deliberate step. Run `npm test` (and
+// `npm run bench` for the benchmark) first. Another suite that makes a doc artifact adds a line.
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { root } from './lib.mjs';
 
-const from = join(root, 'test-results', 'screenshots');
-const to = join(root, 'docs', 'screenshots');
-if (!existsSync(from)) {
-  console.error('No screenshots in test-results/screenshots/: run `npm test` (or the e2e/kit tests) first.');
-  process.exit(1);
+/** [written by a run under test-results/, copied to this tracked path, made by]. */
+export const ARTIFACTS = [
+  ['screenshots/automation-hub.png', 'docs/screenshots/automation-hub.png', 'e2e/portal'],
+  ['screenshots/connected-apps.png', 'docs/screenshots/connected-apps.png', 'e2e/portal'],
+  ['screenshots/review-dialog.png', 'docs/screenshots/review-dialog.png', 'e2e/portal'],
+  ['screenshots/kit-widget.png', 'docs/screenshots/kit-widget.png', 'e2e/kit'],
+  ['screenshots/kit-consensus.png', 'docs/screenshots/kit-consensus.png', 'e2e/kit'],
+  [
+    'screenshots/northwind-cheapest-tea.png',
+    'docs/screenshots/northwind-cheapest-tea.png',
+    'e2e/examples/northwind.test.ts',
+  ],
+  [
+    'screenshots/northwind-add-to-cart.png',
+    'docs/screenshots/northwind-add-to-cart.png',
+    'e2e/examples/northwind.test.ts',
+  ],
+  [
+    'screenshots/northwind-refused-path.png',
+    'docs/screenshots/northwind-refused-path.png',
+    'e2e/examples/northwind.test.ts',
+  ],
+  [
+    'screenshots/northwind-order-confirmation.png',
+    'docs/screenshots/northwind-order-confirmation.png',
+    'e2e/examples/northwind.test.ts',
+  ],
+  ['screenshots/plynth-approval.png', 'docs/screenshots/plynth-approval.png', 'e2e/examples/plynth.test.ts'],
+  ['screenshots/plynth-approved.png', 'docs/screenshots/plynth-approved.png', 'e2e/examples/plynth.test.ts'],
+  [
+    'screenshots/plynth-delete-review.png',
+    'docs/screenshots/plynth-delete-review.png',
+    'e2e/examples/plynth.test.ts',
+  ],
+  ['screenshots/plynth-editor.png', 'docs/screenshots/plynth-editor.png', 'e2e/examples/plynth.test.ts'],
+  ['screenshots/plynth-png-chip.png', 'docs/screenshots/plynth-png-chip.png', 'e2e/examples/plynth.test.ts'],
+  ['native-webmcp.json', 'docs/native-webmcp.json', 'e2e/webmcp/native.test.ts'],
+  ['native-webmcp.md', 'docs/native-webmcp.md', 'e2e/webmcp/native.test.ts'],
+  ['bench/mcp.json', 'bench/results/mcp.json', 'npm run bench'],
+  ['bench/mcp.md', 'bench/results/mcp.md', 'npm run bench'],
+  ['bench/hub.json', 'bench/results/hub.json', 'npm run bench'],
+  ['bench/hub.md', 'bench/results/hub.md', 'npm run bench'],
+  ['bench/files.json', 'bench/results/files.json', 'npm run bench'],
+  ['bench/files.md', 'bench/results/files.md', 'npm run bench'],
+  ['bench/kit.json', 'bench/results/kit.json', 'npm run bench'],
+  ['bench/kit.md', 'bench/results/kit.md', 'npm run bench'],
+];
+
+let copied = 0;
+for (const [from, to, madeBy] of ARTIFACTS) {
+  const source = join(root, 'test-results', from);
+  if (!existsSync(source)) {
+    console.log(`  skipped ${to}: test-results/${from} is missing (made by ${madeBy})`);
+    continue;
+  }
+  mkdirSync(dirname(join(root, to)), { recursive: true });
+  copyFileSync(source, join(root, to));
+  console.log(`  copied  test-results/${from} → ${to}`);
+  copied++;
 }
-mkdirSync(to, { recursive: true });
-const files = readdirSync(from).filter((name) => name.endsWith('.png'));
-for (const name of files) copyFileSync(join(from, name), join(to, name));
-console.log(`Copied ${files.length} screenshot(s) to docs/screenshots/: ${files.join(', ')}`);
+console.log(`${copied} of ${ARTIFACTS.length} doc artifacts refreshed.`);
+process.exit(copied === 0 ? 1 : 0);

@@ -1,5 +1,7 @@
 // Shared helpers of the project scripts: run a command, install what the project needs.
+
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,13 +21,17 @@ export function must(command, args, options) {
   }
 }
 
-/** npm ci when node_modules is missing or older than the lockfile. */
-export function ensureDependencies() {
-  const marker = join(root, 'node_modules', '.package-lock.json');
-  const lock = join(root, 'package-lock.json');
+/**
+ * npm ci when node_modules is missing or older than the lockfile — of the workspace, or of a tool
+ * folder with its own lockfile (`tools/mcp-conformance`, whose Node 22 must not shadow ours).
+ */
+export function ensureDependencies(folder = '.') {
+  const dir = join(root, folder);
+  const marker = join(dir, 'node_modules', '.package-lock.json');
+  const lock = join(dir, 'package-lock.json');
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
-    console.log('› Installing dependencies (npm ci)…');
-    must('npm', ['ci', '--no-audit', '--no-fund']);
+    console.log(`› Installing dependencies of ${folder} (npm ci)…`);
+    must('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir });
   }
 }
 
@@ -42,4 +48,19 @@ export function ensureChromium() {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   return '/usr/bin/chromium';
+}
+
+/**
+ * A digest of the working tree against HEAD — status, content and file-mode changes — or null
+ * outside a git checkout. Equal before and after a run means the run changed no tracked file.
+ */
+export function treeState() {
+  const git = (args) => spawnSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const status = git(['status', '--porcelain=v1', '--untracked-files=all']);
+  if (status.status !== 0) return null;
+  const diff = git(['diff', 'HEAD', '--binary']);
+  return createHash('sha256')
+    .update(status.stdout)
+    .update(diff.stdout ?? '')
+    .digest('hex');
 }

@@ -2,10 +2,17 @@
 // type-check, lint, unit + integration tests (SQLite and PostgreSQL), and the browser suite.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureChromium, ensureDependencies, must, root, run } from './lib.mjs';
+import { ensureChromium, ensureDependencies, must, root, run, treeState } from './lib.mjs';
 import { startPostgres } from './postgres.mjs';
 
+// Tests write only under test-results/ (gitignored); the docs' copies are `npm run docs:refresh`.
+// The tree's state before the run (installs included: they must not touch it either) is compared
+// with the state after it.
+const treeBefore = treeState();
 ensureDependencies();
+// The official MCP conformance suite needs Node 22: the `node` npm package's binary, kept in its own
+// folder (e2e/mcp/conformance.test.ts runs it against /mcp).
+ensureDependencies('tools/mcp-conformance');
 ensureChromium();
 // Every project under its own runtime (tsconfig.json references them all): browser packages without
 // Node types, the server without the DOM, protocol with neither; tests too.
@@ -33,6 +40,12 @@ try {
   console.log(`\ntests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
 } catch {
   console.log('\nno test report was written');
+  status ||= 1;
+}
+const treeAfter = treeState();
+if (treeBefore !== treeAfter) {
+  console.error('\n✗ The test run changed tracked files (tests must write only under test-results/):');
+  run('git', ['status', '--short']);
   status ||= 1;
 }
 process.exit(status);

@@ -3,7 +3,8 @@
 // discards the bytes, and each server's peak resident memory while 10 uploads run at once — of
 // 5 MB and of 20 MB files, to show the growth does not follow the file size (it streams). Each
 // server runs in its own process (with --expose-gc, so a round starts from a settled heap); the
-// load generator runs here. Results go to bench/results/files.{json,md}.
+// load generator runs here. Results go to test-results/bench/files.{json,md}
+// (`npm run docs:refresh` copies them to bench/results/).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -194,8 +195,10 @@ const table = [
   `Ours, 20 MB files over 5 MB files: ${report.ratios.oursGrowth20Over5.toFixed(2)}× the memory growth for 4× the bytes.`,
   '',
 ].join('\n');
-const dir = join(root, 'bench/results');
+const dir = join(root, 'test-results/bench');
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'files.json'), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(dir, 'files.md'), table);
-console.log(`\n${table}\nWritten to bench/results/files.json and bench/results/files.md`);
+console.log(
+  `\n${table}\nWritten to test-results/bench/files.{json,md}; \`npm run docs:refresh\` copies them to bench/results/`,
+);

@@ -1,5 +1,6 @@
 // `npm run bench` (hub part): the three measurements issue 11 asks of the hub, each against a
-// baseline measured in this same run, written to bench/results/hub.json and hub.md.
+// baseline measured in this same run, written to test-results/bench/hub.json and hub.md
+// (`npm run docs:refresh` copies them to bench/results/).
 //   1. bytes upstream per browser-tool result — ours vs the AI SDK's chat client (1, 10, 60 turns)
 //   2. added latency per browser-tool round trip — ours vs a bare HTTP POST + SSE echo
 //   3. memory of N turns waiting on interrupts (10,000) — vs the same process with N conversations
@@ -90,8 +91,10 @@ const report: HubReport = {
   memory,
 };
 const markdown = renderMarkdown(report);
-const dir = join(root, 'bench/results');
+const dir = join(root, 'test-results/bench');
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'hub.json'), `${JSON.stringify({ ...report, goals: goals(report) }, null, 2)}\n`);
 writeFileSync(join(dir, 'hub.md'), markdown);
-console.log(`\n${markdown}\nWritten to bench/results/hub.json and bench/results/hub.md`);
+console.log(
+  `\n${markdown}\nWritten to test-results/bench/hub.{json,md}; \`npm run docs:refresh\` copies them to bench/results/`,
+);

@@ -1,7 +1,7 @@
 // `npm run bench` (kit part): (a) the kit's initial JavaScript, gzip, against Lit alone; (b) read_page
 // in Chromium on generated 10,000- and 50,000-element pages against innerText in the same page, with
 // exclusions checked; (c) a browser-tool round trip through the real hub, the kit's page against a
-// bare page that answers with plain fetch in the same browser. Results in bench/results/kit.*.
+// bare page that answers with plain fetch in the same browser. Results in test-results/bench/kit.* (copied to bench/results/ by `npm run docs:refresh`).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -141,8 +141,11 @@ const table = [
   `Added by the kit at p50 (in the page, interrupt received → answer sent): **${ms(roundTrip.addedP50Ms)} ms**; whole round trips kit / bare = ${(roundTrip.kit.roundTrip.p50Ms / roundTrip.bare.roundTrip.p50Ms).toFixed(2)}× (these include the hub's persistence of every step and the machine's load: ${loadAverage}).`,
   '',
 ].join('\n');
-const dir = join(root, 'bench/results');
+// Runs write under test-results/; `npm run docs:refresh` copies them to bench/results/ (tracked).
+const dir = join(root, 'test-results/bench');
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'kit.json'), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(dir, 'kit.md'), table);
-console.log(`\n${table}\nWritten to bench/results/kit.json and bench/results/kit.md`);
+console.log(
+  `\n${table}\nWritten to test-results/bench/kit.{json,md}; \`npm run docs:refresh\` copies them to bench/results/`,
+);

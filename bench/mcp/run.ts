@@ -1,7 +1,7 @@
 // `npm run bench`: tools/call items_list (a page of 50 from a 10,000-item collection) on our /mcp
 // against a bare SDK v2 server that does nothing, in the same run, at 1, 2 and 50 concurrent
 // clients. Each server runs in its own process; the load generator runs here. Results go to
-// bench/results/ as JSON and a markdown table.
+// test-results/bench/ as JSON and a markdown table (`npm run docs:refresh` copies them to bench/results/).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -133,8 +133,11 @@ const table = [
   ),
   '',
 ].join('\n');
-const dir = join(root, 'bench/results');
+// Runs write under test-results/; `npm run docs:refresh` copies them to bench/results/ (tracked).
+const dir = join(root, 'test-results/bench');
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'mcp.json'), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(dir, 'mcp.md'), table);
-console.log(`\n${table}\nWritten to bench/results/mcp.json and bench/results/mcp.md`);
+console.log(
+  `\n${table}\nWritten to test-results/bench/mcp.{json,md}; \`npm run docs:refresh\` copies them to bench/results/`,
+);

@@ -195,7 +195,7 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
       .locator('diosc-enable-form input[data-collection="inbox"][data-function="item_read"]')
       .uncheck();
     await other.locator('diosc-enable-form button[type="submit"]').click();
-    await other.locator('diosc-enable-form button[type="submit"]:disabled').waitFor();
+    await other.locator('diosc-enable-form button[type="submit"][aria-disabled="true"]').waitFor();
 
     const response = await agent.responded(invocation);
     expect(response.status).not.toBe('Completed');

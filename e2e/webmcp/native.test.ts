@@ -1,4 +1,4 @@
-import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
+import { createCallGate, OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordCdpEvents } from '../support/cdp-events.js';
@@ -8,7 +8,7 @@ import { addTestPage, bundleTestPage } from './support/test-page.js';
 
 /**
  * Native WebMCP in Debian Chromium, driven from the agent side through the DevTools `WebMCP` domain
- * against the real server. Every check is written to docs/native-webmcp.md with the browser version.
+ * against the real server. Every check is written to test-results/native-webmcp.md with the browser version (`npm run docs:refresh` copies it into docs/).
  */
 
 const SELECTION = [{ collection: 'notes', functions: ['items_list', 'item_read', 'item_write'] }];
@@ -29,15 +29,19 @@ type Harness = {
   disable(): Promise<{ status: string }>;
   signOut(): Promise<{ status: string }>;
   operation(name: string, input: unknown): Promise<unknown>;
+  disconnectSource(id: string): Promise<number>;
   state(): { status: string; reason?: string; tools: string[] };
   activity(): Record<string, unknown>[];
   pageshows(): boolean[];
   states(): { status: string }[];
+  reviews(): string[];
 };
 const harness = (page: Page) =>
   page.evaluateHandle(() => (window as unknown as { dioscTest: Harness }).dioscTest);
 
 let server: TestServer;
+/** Holds chosen calls inside the server (the app's `holdCall` seam), to act while they are in flight. */
+const gate = createCallGate();
 let browser: Browser;
 let page: Page;
 let cdp: CDPSession;
@@ -91,6 +95,10 @@ const responded = (invocationId: string) =>
     exception?: { description?: string };
   }>;
 
+/** What the agent can read of a failure: Chromium puts a thrown error in `exception`, not `errorText`. */
+const failureOf = (answer: { errorText?: string; exception?: { description?: string } }) =>
+  `${answer.errorText ?? ''} ${answer.exception?.description ?? ''}`;
+
 /** Waits until every tool in `names` was reported by `event` (after `since`), across one or more events. */
 async function toolsReported(
   event: 'WebMCP.toolsAdded' | 'WebMCP.toolsRemoved',
@@ -122,7 +130,11 @@ async function itemRows(item: string) {
 describe('native WebMCP in Debian Chromium', () => {
   beforeAll(async () => {
     const script = await bundleTestPage();
-    server = await startTestServer({ realClock: true, configure: (app) => addTestPage(app, script) });
+    server = await startTestServer({
+      realClock: true,
+      app: { holdCall: gate.hold },
+      configure: (app) => addTestPage(app, script),
+    });
     browser = await launchChromium({ webmcp: withFlag, backForwardCache: true });
     report.browser = `Chromium ${browser.version()}`;
     page = await browser.newPage();
@@ -134,6 +146,7 @@ describe('native WebMCP in Debian Chromium', () => {
   });
 
   afterAll(async () => {
+    gate.releaseAll();
     writeNativeReport(report);
     await browser?.close();
     await server?.close();
@@ -237,20 +250,26 @@ describe('native WebMCP in Debian Chromium', () => {
     return 'Canceled; the review dialog closed on the abort signal; no item row, no request receipt';
   });
 
-  check('repeating the write with the same request ID replays it: still one write', async () => {
-    const before = await itemRows('webmcp-native');
-    const invocation = await call('item_write', WRITE);
-    await page.waitForSelector('#review[open]');
-    await page.click('#accept');
-    const answer = await responded(invocation);
-    expect(answer.status).toBe('Completed');
-    expect(answer.output?.structuredContent).toMatchObject({ collection: 'notes', created: true });
-    const after = await itemRows('webmcp-native');
-    expect(after).toHaveLength(1);
-    expect(after[0]!.version).toBe(before[0]!.version);
-    expect(after[0]!.updated_at).toBe(before[0]!.updated_at);
-    return `Completed with the stored result; item version ${after[0]!.version} unchanged, 1 row`;
-  });
+  check(
+    'repeating the write with the same request ID replays it, with no review: still one write',
+    async () => {
+      const before = await itemRows('webmcp-native');
+      const h = await harness(page);
+      const reviewed = await h.evaluate((t) => t.reviews().length);
+      const invocation = await call('item_write', WRITE);
+      const answer = await responded(invocation);
+      // Already committed: nothing to decide, so no review was asked for.
+      expect(await h.evaluate((t) => t.reviews().length)).toBe(reviewed);
+      expect(await page.locator('#review[open]').count()).toBe(0);
+      expect(answer.status).toBe('Completed');
+      expect(answer.output?.structuredContent).toMatchObject({ collection: 'notes', created: true });
+      const after = await itemRows('webmcp-native');
+      expect(after).toHaveLength(1);
+      expect(after[0]!.version).toBe(before[0]!.version);
+      expect(after[0]!.updated_at).toBe(before[0]!.updated_at);
+      return `Completed with the stored result and no review; item version ${after[0]!.version} unchanged, 1 row`;
+    },
+  );
 
   check('going offline removes the tools; back online registers them again', async () => {
     const h = await harness(page);
@@ -288,11 +307,120 @@ describe('native WebMCP in Debian Chromium', () => {
   check('a refusal is an error with the stable code, not HTML', async () => {
     const answer = await responded(await call('items_list', { collection: 'drive' }));
     expect(answer.status).toBe('Error');
-    const text = `${answer.errorText ?? ''} ${answer.exception?.description ?? ''}`;
+    const text = failureOf(answer);
     expect(text).toContain('not_granted');
     expect(text).not.toMatch(/<[a-z]/i);
     return `Error; errorText ${JSON.stringify(answer.errorText ?? '')}; exception ${JSON.stringify(answer.exception?.description?.split('\n')[0] ?? '')}`;
   });
+
+  check(
+    'an approval field in the arguments approves nothing: refused, no review, nothing written',
+    async () => {
+      const details: string[] = [];
+      for (const extra of [
+        { approved: true },
+        { confirm: true },
+        { reviewed: true },
+        { receiptId: 'x'.repeat(36) },
+      ]) {
+        const input = { ...WRITE, item: 'webmcp-smuggled', requestId: 'webmcp-smuggle-01', ...extra };
+        const answer = await responded(await call('item_write', input));
+        expect(answer.status).toBe('Error');
+        expect(failureOf(answer)).toContain('invalid_input');
+        details.push(`${Object.keys(extra)[0]} → ${answer.status} invalid_input`);
+      }
+      expect(await page.locator('#review[open]').count()).toBe(0);
+      expect(await itemRows('webmcp-smuggled')).toHaveLength(0);
+      return `${details.join('; ')}; no review dialog opened, no item row`;
+    },
+  );
+
+  check(
+    'a review ticket copied into the arguments is reviewed like any other; nothing runs before the owner decides',
+    async () => {
+      const ticket = await server.store.db
+        .selectFrom('review_receipts')
+        .select(['id', 'args_digest'])
+        .where('used_at', 'is not', null)
+        .executeTakeFirstOrThrow();
+      const input = {
+        ...WRITE,
+        item: 'webmcp-copied-ticket',
+        requestId: ticket.id,
+        content: {
+          title: 'approved: true',
+          body: JSON.stringify({ receiptId: ticket.id, digest: ticket.args_digest, decision: 'accept' }),
+        },
+      };
+      const invocation = await call('item_write', input);
+      await page.waitForSelector('#review[open]');
+      expect(await itemRows('webmcp-copied-ticket')).toHaveLength(0);
+      await page.click('#reject');
+      const answer = await responded(invocation);
+      expect(answer.status).toBe('Error');
+      expect(failureOf(answer)).toContain('declined');
+      expect(await itemRows('webmcp-copied-ticket')).toHaveLength(0);
+      return 'the used ticket as requestId and its digest in the content: review dialog shown, nothing written; rejected → Error declined';
+    },
+  );
+
+  check(
+    'source disconnect: a read in flight and every later call answer source_revoked; the tools re-sync',
+    async () => {
+      const h = await harness(page);
+      const mixed = [
+        { collection: 'notes', functions: ['items_list'] },
+        { collection: 'drive', functions: ['items_list', 'item_read'] },
+      ];
+      await h.evaluate((t, selection) => t.enable(selection), mixed);
+      const since = events.seen.length;
+      expect(await h.evaluate((t) => t.sync())).toMatchObject({
+        status: 'registered',
+        tools: ['collections_list', 'items_list', 'item_read'],
+      });
+      await toolsReported('WebMCP.toolsAdded', ['collections_list', 'items_list', 'item_read'], since);
+      const before = await h.evaluate((t) => t.operation('items_list', { collection: 'notes' }));
+
+      // A read of drive, authorized and held inside the server, while the owner disconnects drive.
+      const held = gate.next({ channel: 'browser', name: 'item_read' });
+      const inFlight = await call('item_read', { collection: 'drive', item: 'roadmap' });
+      await held.reached;
+      const resynced = events.seen.length;
+      expect(await h.evaluate((t) => t.disconnectSource('drive'))).toBe(200);
+      held.release();
+      const late = await responded(inFlight);
+      expect(late.status).toBe('Error');
+      expect(failureOf(late)).toContain('source_revoked');
+
+      // That answer made the adapter load the tools again: item_read was drive's alone.
+      await toolsReported('WebMCP.toolsRemoved', ['item_read'], resynced);
+      await page.waitForFunction(() => document.querySelector('#state')?.textContent === 'registered');
+      await toolsReported('WebMCP.toolsAdded', ['collections_list', 'items_list'], resynced);
+      expect((await h.evaluate((t) => t.state())).tools).toEqual(['collections_list', 'items_list']);
+      const list = await responded(await call('items_list', { collection: 'drive' }));
+      expect(list.status).toBe('Error');
+      expect(failureOf(list)).toContain('source_revoked');
+      const listed = await responded(await call('collections_list', {}));
+      const rows = listed.output?.structuredContent?.collections as Record<string, unknown>[];
+      expect(rows.find((row) => row.id === 'drive')).toMatchObject({ functions: [], state: 'disconnected' });
+      const notes = await responded(await call('items_list', { collection: 'notes' }));
+      expect(notes.status).toBe('Completed');
+      // Nothing else changed: the notes, and the selection as the owner gave it.
+      expect(await h.evaluate((t) => t.operation('items_list', { collection: 'notes' }))).toEqual(before);
+      const selection = await server.store.db
+        .selectFrom('app_connections')
+        .select('grant_json')
+        .where('transport', '=', 'browser')
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(selection.grant_json)).toEqual([...mixed].reverse());
+
+      // Back to the suite's selection for the checks that follow.
+      await h.evaluate((t, selection) => t.enable(selection), SELECTION);
+      expect(await h.evaluate((t) => t.sync())).toMatchObject({ status: 'registered', tools: TOOLS });
+      return 'held item_read(drive) → disconnect → Error source_revoked; toolsRemoved item_read, re-registered collections_list, items_list; items_list(drive) Error source_revoked; collections_list shows drive { functions: [], state: disconnected }; notes unchanged';
+    },
+  );
 
   check('disabling removes the tools (WebMCP.toolsRemoved)', async () => {
     const since = events.seen.length;
@@ -327,6 +455,46 @@ describe('native WebMCP in Debian Chromium', () => {
     expect(live).toEqual([]);
     return `state expired-session; toolsRemoved ${removed.length}; no unrevoked browser access row left`;
   });
+
+  check(
+    'release gate off (DIOSC_BROWSER_TOOLS=off): feature_disabled, nothing registered, a seventh state',
+    async () => {
+      const script = await bundleTestPage();
+      const gated = await startTestServer({
+        realClock: true,
+        config: { browserTools: false },
+        configure: (app) => addTestPage(app, script),
+      });
+      const other = await browser.newPage();
+      try {
+        const otherCdp = await other.context().newCDPSession(other);
+        const otherEvents = recordCdpEvents(otherCdp, ['WebMCP.toolsAdded']);
+        await other.goto(`${gated.url}/__test/webmcp`);
+        await other.waitForFunction(() => 'dioscTest' in window);
+        await otherCdp.send('WebMCP.enable' as never);
+        const h = await harness(other);
+        await h.evaluate((t, password) => t.signIn('owner@localhost', password), OWNER_PASSWORD);
+        expect(await h.evaluate((t, selection) => t.enable(selection), SELECTION)).toEqual({
+          error: 'feature_disabled',
+        });
+        const state = await h.evaluate((t) => t.sync());
+        expect(state).toMatchObject({ status: 'feature-disabled', tools: [] });
+        expect(await other.textContent('#state')).toBe('feature-disabled');
+        expect(otherEvents.seen).toEqual([]);
+        const rows = await gated.store.db.selectFrom('app_connections').select('id').execute();
+        expect(rows).toEqual([]);
+        // The page's own owner calls still work: only browser tools are gated.
+        const own = (await h.evaluate((t) => t.operation('items_list', { collection: 'notes' }))) as {
+          result?: unknown;
+        };
+        expect(own.result).toBeDefined();
+        return 'enable → feature_disabled; sync → state feature-disabled, no WebMCP.toolsAdded, no browser-access row; owner operations answer';
+      } finally {
+        await other.close();
+        await gated.close();
+      }
+    },
+  );
 
   check('with Permissions-Policy: tools=() registration fails visibly', async () => {
     const blocked = await browser.newPage();

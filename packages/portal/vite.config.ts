@@ -5,6 +5,9 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
+  // Always the production builds of dependencies (Lit's dev build warns in every console): Vite
+  // would pick them by NODE_ENV, which is "test" when the e2e suite builds the portal.
+  resolve: { conditions: ['module', 'browser', 'production'] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,14 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
+import {
+  OWNER_PASSWORD,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from '@diosc/server/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../support/chromium.js';
 import { ensurePortalBuilt } from './portal-build.js';
 
 export { OWNER_PASSWORD };
 
-const SCREENSHOTS = resolve(fileURLToPath(new URL('../../../docs/screenshots', import.meta.url)));
+/** Tests write only under test-results/; `npm run docs:refresh` copies the docs' screenshots from here. */
+const SCREENSHOTS = resolve(fileURLToPath(new URL('../../../test-results/screenshots', import.meta.url)));
 
 export interface PortalHarness {
   server: TestServer;
@@ -26,9 +32,14 @@ export interface PortalHarness {
  * The built portal served by the real server (wall clock, fresh seeded store) and a Debian Chromium
  * page on it — with native WebMCP when `webmcp` is true, without the flag (unsupported) otherwise.
  */
-export async function startPortal(options: { webmcp: boolean; locale?: string }): Promise<PortalHarness> {
+export async function startPortal(options: {
+  webmcp: boolean;
+  locale?: string;
+  /** More server options (a configuration, the app's `holdCall` seam…); the wall clock always. */
+  server?: Omit<TestServerOptions, 'realClock'>;
+}): Promise<PortalHarness> {
   await ensurePortalBuilt();
-  const server = await startTestServer({ realClock: true });
+  const server = await startTestServer({ ...options.server, realClock: true });
   const browser = await launchChromium({ webmcp: options.webmcp });
   const context = await browser.newContext({
     viewport: { width: 1360, height: 900 },
@@ -61,8 +72,13 @@ export async function startPortal(options: { webmcp: boolean; locale?: string })
 /** Signs in through the form, as a person would, and waits for the signed-in frame. */
 export async function signIn(page: Page, url: string, path = '/'): Promise<void> {
   await page.goto(`${url}${path}`);
-  await page.locator('#email').fill('owner@localhost');
-  await page.locator('#password').fill(OWNER_PASSWORD);
+  await fillSignIn(page, 'owner@localhost', OWNER_PASSWORD);
+}
+
+/** Fills and submits the sign-in form already on the page (any account), then waits for the frame. */
+export async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(password);
   await page.locator('button[type="submit"]').click();
   await page.locator('diosc-side-nav').waitFor();
 }
@@ -89,7 +105,7 @@ export function visibleText(page: Page): Promise<string> {
   });
 }
 
-/** A screenshot for the docs, written to docs/screenshots/<name>. */
+/** A screenshot for the docs, written to test-results/screenshots/<name> (docs:refresh copies it). */
 export async function screenshot(
   page: Page,
   name: string,

@@ -90,7 +90,9 @@ const harness = {
     csrfToken = body.csrfToken;
     return body.sessionGeneration;
   },
-  enable: async (selection: GrantEntry[]) => api.enableAccess(selection),
+  /** The new access view, or the refusal's code (`feature_disabled` with the release gate closed). */
+  enable: async (selection: GrantEntry[]) =>
+    api.enableAccess(selection).catch((error: { code?: string }) => ({ error: error.code })),
   sync: async () => adapter.sync((await api.session()).sessionGeneration),
   async disable(): Promise<AdapterState> {
     adapter.disable();
@@ -109,6 +111,15 @@ const harness = {
     return adapter.state;
   },
   operation: (name: string, input: unknown) => ownerPost(`/api/owner/operations/${name}`, input),
+  /** The owner disconnects a collection's provider source (what the portal's confirmation does). */
+  async disconnectSource(id: string): Promise<number> {
+    const response = await fetch(`/api/owner/collections/${id}/source`, {
+      method: 'DELETE',
+      headers: { 'x-csrf-token': csrfToken },
+      credentials: 'same-origin',
+    });
+    return response.status;
+  },
   state: () => adapter.state,
   states: () => states,
   activity: () => activity,

@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
+/** Tests write only under test-results/; `npm run docs:refresh` copies the report into docs/. */
+const OUT = fileURLToPath(new URL('../../../test-results/', import.meta.url));
 
 export interface NativeCheck {
   check: string;
@@ -35,7 +36,8 @@ function render(report: NativeReport): string {
   return [
     '# Native WebMCP conformance (generated)',
     '',
-    'Written by `npx vitest run e2e/webmcp/native.test.ts` — do not edit by hand (data: `native-webmcp.json`).',
+    'Written by `npx vitest run e2e/webmcp/native.test.ts` into `test-results/` and copied here by `npm run docs:refresh`',
+    '— do not edit by hand (data: `native-webmcp.json`).',
     'This reports native browser behaviour only; the adapter logic itself is covered by the DOM unit tests',
     'in `packages/webmcp/test` with an injected fake `ModelContext`.',
     '',
@@ -55,8 +57,9 @@ function render(report: NativeReport): string {
   ].join('\n');
 }
 
-/** Writes `docs/native-webmcp.json` and the Markdown rendered from it. */
+/** Writes `test-results/native-webmcp.json` and the Markdown rendered from it. */
 export function writeNativeReport(report: NativeReport): void {
-  writeFileSync(`${DOCS}native-webmcp.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(`${DOCS}native-webmcp.md`, render(report));
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(`${OUT}native-webmcp.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${OUT}native-webmcp.md`, render(report));
 }

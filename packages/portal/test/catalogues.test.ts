@@ -56,6 +56,16 @@ describe('English and Spanish catalogues', () => {
     expect(missing).toEqual([]);
   });
 
+  it('give every error code a short name for the activity log, so no outcome shows as a raw code', () => {
+    const key = (code: string) => `automation.activity.codes.${code}`;
+    expect(errorCodes.filter((code) => !EN.has(key(code)) || !ES.has(key(code)))).toEqual([]);
+    // And nothing else: a name for a code that no longer exists is a leftover.
+    const named = [...EN.keys()].filter((name) => name.startsWith('automation.activity.codes.'));
+    expect(named.map((name) => name.slice('automation.activity.codes.'.length)).sort()).toEqual(
+      [...errorCodes].sort(),
+    );
+  });
+
   it('contain every literal key the source asks for', () => {
     const used = new Set<string>();
     for (const file of sources(SRC)) {

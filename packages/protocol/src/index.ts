@@ -81,9 +81,12 @@ export type {
   ConnectionView,
   DescriptorsView,
   GrantEntry,
+  PrepareAnswer,
   ReviewEffects,
   ReviewReceipt,
+  SessionStatus,
   SessionView,
+  SourceDisconnection,
   UsageView,
 } from './owner-api/wire.js';
 export { CALL_CHANNELS } from './owner-api/wire.js';

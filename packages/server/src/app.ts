@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAccounts } from './account/accounts.js';
+import type { CallHold } from './account/call-hold.js';
 import { createAccountCore } from './account/core.js';
 import type { AccountLimits } from './account/limits.js';
 import { createSessions } from './auth/sessions.js';
@@ -7,7 +8,11 @@ import { type Clock, systemClock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import { createConnections } from './connections/connections.js';
 import type { DioscContext } from './context.js';
-import { installErrorHandling } from './http/errors.js';
+import { installConnectionCap, refuseWhileClosing } from './http/connection-cap.js';
+import { installErrorHandling, sendError } from './http/errors.js';
+import { installJsonBody } from './http/json-body.js';
+import { installRequestGuards } from './http/request-guards.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, httpServerOptions } from './http/server-limits.js';
 import type { HubOptions } from './hub/hub-context.js';
 import { hubPlugin } from './hub/plugin.js';
 import { kitAssetsPlugin } from './kit-assets/plugin.js';
@@ -29,6 +34,10 @@ export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>;
   /** The assistant hub's options (scripted models for tests and demos, sweep interval, …). */
   hub?: HubOptions;
+  /** Timeouts and the connection cap over `DEFAULT_HTTP_LIMITS` (tests shorten them). */
+  http?: Partial<HttpLimits>;
+  /** Test seam: holds calls in flight at a known point (see `CallHold`); production passes none. */
+  holdCall?: CallHold;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -41,6 +50,7 @@ const serializers = {
 /** Builds the whole server as one Fastify instance with each feature as an encapsulated plugin. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
   const app = Fastify({
     logger:
       options.logger === false
@@ -48,19 +58,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         : { level: options.config.logLevel, serializers, ...(options.logger as object) },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    ...httpServerOptions(limits),
+    // A malformed percent-encoding or an over-long path segment, found while routing.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   });
   const context: DioscContext = {
     config: options.config,
     store: options.store,
     clock,
-    core: createAccountCore({ store: options.store, clock, limits: options.limits }),
+    core: createAccountCore({
+      store: options.store,
+      clock,
+      limits: options.limits,
+      hold: options.holdCall,
+    }),
     accounts: createAccounts(options.store.db),
     sessions: createSessions(options.store.db, clock),
     connections: createConnections(options.store.db, clock),
     usage: createUsageLog(options.store.db, clock),
   };
   app.decorate('diosc', context);
+  installConnectionCap(app, limits.maxConnections);
+  refuseWhileClosing(app);
   installErrorHandling(app);
+  installRequestGuards(app, options.config);
+  installJsonBody(app);
 
   app.get('/healthz', async (_request, reply) => {
     reply.header('cache-control', 'no-store');

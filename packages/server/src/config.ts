@@ -9,6 +9,11 @@ export interface ServerConfig {
   publicOrigin: string;
   /** Extra origins allowed to call /mcp from a browser (none by default). */
   mcpAllowedOrigins: string[];
+  /**
+   * Extra host names the server answers to besides its public origin's (and, when it listens on
+   * loopback, the loopback names); any other `Host` is refused with `unknown_host`.
+   */
+  allowedHosts: string[];
   dataDir: string;
   databaseUrl: string | undefined;
   ownerEmail: string;
@@ -23,6 +28,12 @@ export interface ServerConfig {
   secretKey: string | undefined;
   /** A JSON or YAML file of assistants to create or update at start (kept in git by an operator). */
   assistantsFile: string | undefined;
+  /**
+   * The release gate of browser tools (`DIOSC_BROWSER_TOOLS=on|off`): on by default in
+   * development, off by default when `NODE_ENV=production` — the browser adapter is provisional
+   * and waits for independent review before it ships on by default (docs/security-model.md).
+   */
+  browserTools: boolean;
 }
 
 type FileConfig = Partial<Record<keyof ServerConfig, unknown>>;
@@ -32,6 +43,7 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_PORT: 'port',
   DIOSC_PUBLIC_ORIGIN: 'publicOrigin',
   DIOSC_MCP_ALLOWED_ORIGINS: 'mcpAllowedOrigins',
+  DIOSC_ALLOWED_HOSTS: 'allowedHosts',
   DIOSC_DATA_DIR: 'dataDir',
   DATABASE_URL: 'databaseUrl',
   DIOSC_OWNER_EMAIL: 'ownerEmail',
@@ -41,7 +53,16 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_KIT_DIR: 'kitDir',
   DIOSC_SECRET_KEY: 'secretKey',
   DIOSC_ASSISTANTS: 'assistantsFile',
+  DIOSC_BROWSER_TOOLS: 'browserTools',
 };
+
+/** `on`/`off` (or a JSON boolean from the file); unset means on, except in production. */
+function browserToolsSetting(value: unknown, env: NodeJS.ProcessEnv): boolean {
+  if (value === undefined) return env.NODE_ENV !== 'production';
+  if (value === true || value === 'on') return true;
+  if (value === false || value === 'off') return false;
+  throw new Error(`Invalid DIOSC_BROWSER_TOOLS: ${String(value)} (use on or off)`);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
   const file: FileConfig = env.DIOSC_CONFIG
@@ -56,17 +77,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const port = Number(merged.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`Invalid port: ${String(merged.port)}`);
-  const origins = merged.mcpAllowedOrigins;
   return {
     host,
     port,
     publicOrigin: String(merged.publicOrigin ?? `http://localhost:${port}`).replace(/\/$/, ''),
-    mcpAllowedOrigins: Array.isArray(origins)
-      ? origins.map(String)
-      : String(origins ?? '')
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
+    mcpAllowedOrigins: list(merged.mcpAllowedOrigins),
+    allowedHosts: list(merged.allowedHosts),
     dataDir: resolve(cwd, String(merged.dataDir ?? '.data')),
     databaseUrl: merged.databaseUrl === undefined ? undefined : String(merged.databaseUrl),
     ownerEmail: String(merged.ownerEmail ?? 'owner@localhost'),
@@ -77,5 +93,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     secretKey: merged.secretKey === undefined ? undefined : String(merged.secretKey),
     assistantsFile:
       merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),
+    browserTools: browserToolsSetting(merged.browserTools, env),
   };
+}
+
+/** A list from a JSON array or a comma-separated environment value. */
+function list(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.map(String)
+    : String(value ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
 }

@@ -1,11 +1,22 @@
 import { startReceiptPruner } from './account/receipt-pruner.js';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type ServerConfig } from './config.js';
 import { ensureOwner } from './first-run.js';
 import { applyAssistantsFile } from './hub/assistants/assistants-file.js';
 import { ensureDemoAssistant } from './hub/assistants/demo-assistant.js';
 import { openConfiguredStore, sqlitePathOf } from './store/configured-store.js';
+
+/**
+ * The address people open: the public origin, with the port the server really got when the
+ * configured one was 0 (`address` is Fastify's listen address, or `:<port>`).
+ */
+function portalUrl(config: ServerConfig, address: string): string {
+  const port = /:(\d+)$/.exec(address)?.[1];
+  return port && config.publicOrigin.endsWith(`:${config.port}`)
+    ? config.publicOrigin.replace(/:\d+$/, `:${port}`)
+    : config.publicOrigin;
+}
 
 /** `npm start`: open (or create) the store, make sure the owner exists, serve, and shut down cleanly. */
 async function main(): Promise<void> {
@@ -25,12 +36,15 @@ async function main(): Promise<void> {
   await ensureDemoAssistant(app.diosc, owner.accountId);
   const hub = app.diosc.hub!.services;
   const assistants = await hub.assistants.list(owner.accountId);
-  await app.listen({ host: config.host, port: config.port });
+  // Fastify's own line names the socket (http://127.0.0.1:3000), where sign-in would fail the
+  // exact-origin rule; it names the one address that works instead, the same as the banner.
+  await app.listen({
+    host: config.host,
+    port: config.port,
+    listenTextResolver: (address) => `Diosc is listening; open ${portalUrl(config, address)}`,
+  });
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = config.publicOrigin.endsWith(`:${config.port}`)
-    ? config.publicOrigin.replace(/:\d+$/, `:${port}`)
-    : config.publicOrigin;
+  const url = portalUrl(config, typeof address === 'object' && address ? `:${address.port}` : '');
 
   const lines = [
     '',

@@ -2,14 +2,18 @@ import type { ErrorCode, FunctionName, LocalErrorCode } from '@diosc/protocol';
 import type { DetectedModelContext } from './model-context.js';
 import type { OwnerBrowserApi, ReviewReceipt } from './owner-api-types.js';
 
-/** The availability states the portal renders. */
+/**
+ * The availability states the portal renders. `feature-disabled` is the server's release gate: the
+ * operator has not turned browser tools on (`feature_disabled`), whatever this browser supports.
+ */
 export type AdapterStatus =
   | 'unsupported'
   | 'disabled'
   | 'registered'
   | 'offline'
   | 'expired-session'
-  | 'failure';
+  | 'failure'
+  | 'feature-disabled';
 
 export interface AdapterState {
   status: AdapterStatus;
@@ -38,9 +42,26 @@ export interface ReviewRequest {
 /** Shows the change to the owner and settles with their decision. The portal supplies the dialog. */
 export type Reviewer = (request: ReviewRequest) => Promise<'accept' | 'reject'>;
 
-export type ActivityOutcome = 'ok' | 'error' | 'declined' | 'cancelled' | 'uncertain' | 'refused';
+/**
+ * `replayed`: a write already committed under its request ID — its stored result, with no review.
+ * `in-progress` is reported once for a write the owner accepted, before its answer; the same call's
+ * final entry (same tool and request ID) follows when the server has answered — never earlier.
+ */
+export type ActivityOutcome =
+  | 'ok'
+  | 'replayed'
+  | 'error'
+  | 'declined'
+  | 'cancelled'
+  | 'uncertain'
+  | 'refused'
+  | 'in-progress';
 
-/** One tool call as the page saw it. Never carries inputs, contents or credentials. */
+/**
+ * One tool call as the page saw it. Never carries inputs, contents or credentials. A call of a
+ * registration that ended with its session (sign-out, another sign-in) is not reported at all: it
+ * belongs to no session the page still has, and must not show in the next one.
+ */
 export interface ActivityEntry {
   tool: FunctionName;
   collection?: string;

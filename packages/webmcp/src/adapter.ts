@@ -109,8 +109,16 @@ export function createWebMcpAdapter(options: WebMcpAdapterOptions): WebMcpAdapte
       isLive: () => isLive(machine, epoch),
       refusal: () => toolFailure(own.endedWith, ENDED_MESSAGES[own.endedWith]),
       onServerRefusal: (error) =>
-        void dispatch({ type: 'refused', epoch, code: error.code, reason: error.message }),
-      report: (entry) => options.onActivity?.({ ...entry, time: now().toISOString() }),
+        void dispatch(
+          error.code === 'source_revoked'
+            ? { type: 'resync', epoch, offline: isOffline() }
+            : { type: 'refused', epoch, code: error.code, reason: error.message },
+        ),
+      report: (entry) => {
+        // Ended with its session: whatever this call saw belongs to no session the page still has.
+        if (own.ended && own.endedWith === 'session_expired') return;
+        options.onActivity?.({ ...entry, time: now().toISOString() });
+      },
     };
     const tools = descriptors.map((descriptor) =>
       toolFromDescriptor(descriptor, createExecute(descriptor.name, scope)),

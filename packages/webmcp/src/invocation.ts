@@ -24,10 +24,22 @@ export interface InvocationScope {
   isLive(): boolean;
   /** The refusal a dead registration answers with (`not_enabled` or `session_expired`). */
   refusal(): DioscError;
-  /** The server refused for a reason that ends this registration (401, `not_enabled`). */
+  /**
+   * The server refused for a reason about the registration itself: it ends it (401, `not_enabled`,
+   * `feature_disabled`) or shows it out of date (`source_revoked`: the offered tools must be reloaded).
+   */
   onServerRefusal(error: DioscError): void;
   report(entry: Omit<ActivityEntry, 'time'>): void;
 }
+
+/** Refusals that say something about the registration, not only about this call. */
+const REGISTRATION_CODES: ReadonlySet<string> = new Set([
+  'unauthenticated',
+  'session_expired',
+  'not_enabled',
+  'feature_disabled',
+  'source_revoked',
+]);
 
 /** Why a call stopped, known to the flow; mapped to a code once, at the end. */
 class Stop extends Error {
@@ -38,7 +50,8 @@ class Stop extends Error {
 
 /**
  * The execute callback of one tool. Reads dispatch; writes and deletes run prepare → review →
- * acknowledge → execute with the input captured at call time. A retained reference from a revoked
+ * acknowledge → execute with the input captured at call time (a write the server reports as
+ * already committed under its request ID is answered from prepare, without a review). A retained reference from a revoked
  * registration is refused before anything is sent, and a result arriving after revocation is dropped.
  */
 export function createExecute(tool: FunctionName, scope: InvocationScope): ToolExecuteCallback {
@@ -74,18 +87,22 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
         throw new Stop(toolFailure('invalid_input', 'The input must be a JSON object.'));
       const call: ToolCall = { tool, input: frozenCopy(rawInput ?? {}), generation: scope.generation };
       const io = anySignal([signal, scope.revoked]);
-      let result: unknown;
+      let answer: { result: unknown; replayed: boolean };
       try {
-        result = write
-          ? await reviewed(call, io.signal, scope, check, () => {
-              dispatched = true;
+        answer = write
+          ? await reviewed(call, io.signal, scope, check, {
+              accepted: () => scope.report({ tool, collection, outcome: 'in-progress', requestId }),
+              dispatched: () => {
+                dispatched = true;
+              },
             })
-          : (await scope.api.dispatch(call, io.signal)).result;
+          : { result: (await scope.api.dispatch(call, io.signal)).result, replayed: false };
       } finally {
         io.release();
       }
+      const { result, replayed } = answer;
       check();
-      scope.report({ tool, collection, outcome: 'ok', requestId });
+      scope.report({ tool, collection, outcome: replayed ? 'replayed' : 'ok', requestId });
       return toolResult(result) satisfies ToolResult;
     } catch (error) {
       const failure = explain(error, dispatched && write, requestId, scope, check);
@@ -101,15 +118,23 @@ export function createExecute(tool: FunctionName, scope: InvocationScope): ToolE
   };
 }
 
+/**
+ * prepare → the owner's review → acknowledge → execute. Only the execute answer settles the call:
+ * acceptance is reported as `in-progress`, never as success. No field of the input is read as a
+ * decision; the reviewer's answer is the only one.
+ */
 async function reviewed(
   call: ToolCall,
   io: AbortSignal,
   scope: InvocationScope,
   check: () => void,
-  markDispatched: () => void,
-): Promise<unknown> {
-  const { receipt } = await scope.api.prepare(call, io);
+  mark: { accepted(): void; dispatched(): void },
+): Promise<{ result: unknown; replayed: boolean }> {
+  const prepared = await scope.api.prepare(call, io);
   check();
+  // Already committed under this request ID: nothing would change, so nothing is asked.
+  if (prepared.replayed) return { result: prepared.result, replayed: true };
+  const { receipt } = prepared;
   if (receipt.tool !== call.tool || canonicalJson(receipt.input) !== canonicalJson(call.input)) {
     throw new Stop(
       toolFailure('receipt_mismatch', 'The server prepared a different change than was requested.'),
@@ -118,11 +143,12 @@ async function reviewed(
   const decision = await untilAborted(scope.reviewer({ receipt: frozenCopy(receipt), signal: io }), io);
   check();
   if (decision !== 'accept') throw new Stop(toolFailure('declined'));
+  mark.accepted();
   await scope.api.acknowledge(receipt.id, receipt.digest, io);
   check();
-  markDispatched();
-  const { result } = await scope.api.execute({ ...call, receiptId: receipt.id }, io);
-  return result;
+  mark.dispatched();
+  const { result, replayed } = await scope.api.execute({ ...call, receiptId: receipt.id }, io);
+  return { result, replayed };
 }
 
 /**
@@ -146,8 +172,6 @@ function explain(
   if (!DioscError.isInstance(error)) {
     return writeDispatched ? toolFailure('uncertain', undefined, requestId) : asToolFailure(error);
   }
-  if (error.code === 'unauthenticated' || error.code === 'session_expired' || error.code === 'not_enabled') {
-    scope.onServerRefusal(error);
-  }
+  if (REGISTRATION_CODES.has(error.code)) scope.onServerRefusal(error);
   return asToolFailure(error);
 }

@@ -104,6 +104,10 @@ export function loadFailed<T extends Named>(
     return;
   }
   const { code, reason } = event;
+  if (code === 'feature_disabled') {
+    featureDisabled(d, reason);
+    return;
+  }
   const sessionOver = SESSION_CODES.has(code);
   teardown(d, sessionOver ? 'session_expired' : 'not_enabled');
   if (code === 'not_enabled') {
@@ -116,6 +120,16 @@ export function loadFailed<T extends Named>(
     return;
   }
   publish(d, { status: 'failure', reason, code, tools: [] });
+}
+
+/**
+ * The server's release gate is closed: nothing stays registered, retained callbacks answer
+ * `feature_disabled`, and the page says the operator has not turned the feature on. The session is
+ * untouched; a later sync (after the operator turned it on) registers as usual.
+ */
+export function featureDisabled<T extends Named>(d: Draft<T>, reason?: string): void {
+  teardown(d, 'feature_disabled');
+  publish(d, { status: 'feature-disabled', reason, code: 'feature_disabled', tools: [] });
 }
 
 export function registered<T extends Named>(

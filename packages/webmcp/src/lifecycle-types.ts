@@ -46,6 +46,8 @@ export type LifecycleEvent<T extends Named> =
   | { type: 'revoke'; reason: RevokeReason; detail?: { reason?: string; code?: ErrorCode } }
   /** The server refused a call of the registration of `epoch` because the session or the tools are gone. */
   | { type: 'refused'; epoch: number; code: ErrorCode; reason: string }
+  /** A call of the registration of `epoch` found the tools out of date (a disconnected source): load them again. */
+  | { type: 'resync'; epoch: number; offline: boolean }
   | { type: 'online'; offline: boolean }
   | { type: 'pageshow'; persisted: boolean; offline: boolean }
   | { type: 'dispose' };

@@ -1,5 +1,6 @@
 import {
   type Draft,
+  featureDisabled,
   frozenView,
   loaded,
   loadFailed,
@@ -72,10 +73,20 @@ export function transition<T extends Named>(
       break;
     case 'refused':
       if (d.state.epoch !== event.epoch) break;
+      if (event.code === 'feature_disabled') {
+        featureDisabled(d, event.reason);
+        break;
+      }
       revoke(d, SESSION_CODES.has(event.code) ? 'session-replaced' : 'disabled', {
         reason: event.reason,
         code: event.code,
       });
+      break;
+    case 'resync':
+      // Only the live registration's own calls can ask, and only while its session is known.
+      if (d.state.disposed || d.state.live?.epoch !== event.epoch || d.state.sessionGeneration === null)
+        break;
+      sync(d, d.state.sessionGeneration, event.offline);
       break;
     case 'online':
       resume(d, 'online', event.offline);

@@ -3,7 +3,7 @@ import type {
   DescriptorsView,
   FunctionName,
   GrantEntry,
-  ReviewReceipt,
+  PrepareAnswer,
   SessionView,
 } from '@diosc/protocol';
 
@@ -12,6 +12,7 @@ export type {
   BrowserAccessView,
   DescriptorsView,
   GrantEntry,
+  PrepareAnswer,
   ReviewEffects,
   ReviewReceipt,
   SessionView,
@@ -35,7 +36,8 @@ export interface OwnerBrowserApi {
   disableAccess(signal?: AbortSignal): Promise<BrowserAccessView>;
   descriptors(signal?: AbortSignal): Promise<DescriptorsView>;
   dispatch(call: ToolCall, signal?: AbortSignal): Promise<{ result: unknown }>;
-  prepare(call: ToolCall, signal?: AbortSignal): Promise<{ receipt: ReviewReceipt }>;
+  /** A receipt to review, or the stored result of a write already committed under its request ID. */
+  prepare(call: ToolCall, signal?: AbortSignal): Promise<PrepareAnswer>;
   acknowledge(receiptId: string, digest: string, signal?: AbortSignal): Promise<{ acknowledged: boolean }>;
   execute(
     call: ToolCall & { receiptId: string },

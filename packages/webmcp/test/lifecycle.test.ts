@@ -203,6 +203,45 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'the release gate closed on load: feature-disabled, the live registration ends with its code',
+    given: [...LIVE, sync()],
+    when: { type: 'load-failed', seq: 2, offline: false, code: 'feature_disabled', reason: 'gate' },
+    effects: [
+      { type: 'end', epoch: 1, code: 'feature_disabled' },
+      publish({ status: 'feature-disabled', reason: 'gate', code: 'feature_disabled', tools: [] }),
+    ],
+    state: { live: null, sessionGeneration: 7 },
+  },
+  {
+    name: 'a live call refused with feature_disabled: feature-disabled, the session kept',
+    given: LIVE,
+    when: { type: 'refused', epoch: 1, code: 'feature_disabled', reason: 'gate' },
+    effects: [
+      { type: 'end', epoch: 1, code: 'feature_disabled' },
+      publish({ status: 'feature-disabled', code: 'feature_disabled' }),
+    ],
+    state: { live: null, sessionGeneration: 7 },
+  },
+  {
+    name: 'a live call that found a disconnected source re-syncs the same session',
+    given: LIVE,
+    when: { type: 'resync', epoch: 1, offline: false },
+    effects: [{ type: 'load', seq: 2 }],
+    state: { loading: { seq: 2, sessionGeneration: 7 }, live: expect.objectContaining({ epoch: 1 }) },
+  },
+  {
+    name: 'a resync asked by an old registration does nothing',
+    given: [...LIVE, sync(), loaded(2, 2), registered(2)],
+    when: { type: 'resync', epoch: 1, offline: false },
+    effects: [],
+  },
+  {
+    name: 'a resync after sign-out does nothing',
+    given: [...LIVE, revoke('sign-out')],
+    when: { type: 'resync', epoch: 1, offline: false },
+    effects: [],
+  },
+  {
     name: 'a refusal reported by an old registration changes nothing',
     given: [...LIVE, sync(), loaded(2, 2), registered(2)],
     when: { type: 'refused', epoch: 1, code: 'not_enabled', reason: 'off' },

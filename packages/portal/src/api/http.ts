@@ -19,7 +19,8 @@ export function createHttp(options: HttpOptions): Http {
   const request = createOwnerRequest({
     csrfToken: options.csrfToken,
     onRefusal(error, status, path) {
-      if (status === 401 && path !== '/session') options.onUnauthenticated(error);
+      if (status === 401 && path !== '/session' && path !== '/session/status')
+        options.onUnauthenticated(error);
     },
   });
   return async function http<T>(method: string, path: string, body?: unknown, signal?: AbortSignal) {

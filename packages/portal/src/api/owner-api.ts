@@ -3,6 +3,8 @@ import type {
   FunctionName,
   OperationInputs,
   OperationOutputs,
+  SessionStatus,
+  SourceDisconnection,
   UsageView,
 } from '@diosc/protocol';
 import type { GrantEntry, SessionView } from '@diosc/webmcp';
@@ -16,7 +18,8 @@ export type { ConnectionView, UsageView };
  */
 export function createOwnerApi(http: Http) {
   return {
-    session: (signal?: AbortSignal) => http<SessionView>('GET', '/session', undefined, signal),
+    /** The session, or why there is none: a 200 either way (signed out is not a failure). */
+    sessionStatus: (signal?: AbortSignal) => http<SessionStatus>('GET', '/session/status', undefined, signal),
     signIn: (email: string, password: string) => http<SessionView>('POST', '/session', { email, password }),
     signOut: () => http<void>('DELETE', '/session'),
 
@@ -42,6 +45,10 @@ export function createOwnerApi(http: Http) {
       ),
     revokeConnection: (id: string) =>
       http<{ connection: ConnectionView }>('DELETE', `/connections/${encodeURIComponent(id)}`),
+
+    /** The owner disconnects an external collection's provider source (docs/api/owner.md). */
+    disconnectSource: (id: string) =>
+      http<SourceDisconnection>('DELETE', `/collections/${encodeURIComponent(id)}/source`),
 
     browserActivity: () => http<{ entries: UsageView[] }>('GET', '/activity?transport=browser'),
   };

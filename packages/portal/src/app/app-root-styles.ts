@@ -2,6 +2,21 @@ import { css } from 'lit';
 
 /** Styles of layout of the signed-in frame. */
 export const appRootStyles = css`
+    .skip-link {
+      position: absolute;
+      left: 0.75rem;
+      top: -4rem;
+      z-index: 20;
+      padding: 0.6rem 1rem;
+      border-radius: var(--radius-sm);
+      background: var(--accent);
+      color: var(--accent-ink);
+      font-weight: 650;
+      text-decoration: none;
+    }
+    .skip-link:focus {
+      top: 0.75rem;
+    }
     .splash {
       display: grid;
       place-items: center;
@@ -88,8 +103,9 @@ export const appRootStyles = css`
       display: flex;
       align-items: center;
       justify-content: space-between;
+      flex-wrap: wrap;
       gap: 1rem;
-      margin: 1rem 2rem 0;
+      margin-bottom: 1.5rem;
     }
     @media (max-width: 760px) {
       .frame {
@@ -105,7 +121,10 @@ export const appRootStyles = css`
       .palette-button {
         min-width: 0;
       }
-      .palette-button span,
+      /* Icon only: the label stays in the button's accessible name, at no size. */
+      .palette-button .label {
+        font-size: 0;
+      }
       .palette-button kbd,
       .account {
         display: none;

@@ -45,18 +45,26 @@ export class AppRoot extends LitElement {
   }
 
   #lastPage: string | null = null;
+  #lastStatus: string | null = null;
 
-  /** After a move to another page (nav, `g h`, palette), focus goes to the new page's main region. */
+  /**
+   * After a move to another page (nav, `g h`, palette) and after signing in, focus goes to the new
+   * page's main region — never left on an element that is gone (which drops it to <body>).
+   */
   override updated(): void {
     const state = this.portal.session.state.value;
     const page =
       state.status === 'signed-out' || state.status === 'loading'
         ? null
         : this.portal.router.route.value.page;
-    if (page && this.#lastPage && page !== this.#lastPage) {
-      this.renderRoot.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
-    }
+    const signedIn = this.#lastStatus === 'signed-out' && state.status === 'signed-in';
+    if (page && ((this.#lastPage && page !== this.#lastPage) || signedIn)) this.focusMain();
     this.#lastPage = page;
+    this.#lastStatus = state.status;
+  }
+
+  focusMain(): void {
+    this.renderRoot.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
   }
 
   #palette() {
@@ -75,28 +83,35 @@ export class AppRoot extends LitElement {
     }
     const account = state.status === 'signed-in' ? state.session.account : state.account;
     const route = router.route.value;
+    // The skip link is the first Tab stop; it sits in the first landmark, so no content is outside one.
     return html`<div class="frame">
       <div class="side-col"><aside>
+        <a class="skip-link" href="#main" @click=${(event: Event) => {
+          event.preventDefault();
+          this.focusMain();
+        }}>${t('app.skipToContent')}</a>
         <a class="brand" href=${PATHS.collections}>${icons.shield}<span>Diosc</span></a>
         <diosc-side-nav .page=${route.page}></diosc-side-nav>
         <p class="hint small muted">${t('app.shortcutHint')}</p>
       </aside></div>
       <div class="main">
         <header>
-          <button class="palette-button" @click=${() => this.#palette()?.open()} aria-label=${t('palette.open')} aria-keyshortcuts="Control+K Meta+K">
-            ${icons.search}<span>${t('palette.open')}</span><kbd>Ctrl K</kbd>
+          <button class="palette-button" @click=${() => this.#palette()?.open()} aria-keyshortcuts="Control+K Meta+K">
+            ${icons.search}<span class="label">${t('palette.open')}</span><kbd>Ctrl K</kbd>
           </button>
           <span class="spacer"></span>
           <diosc-language-switch></diosc-language-switch>
           <span class="account small muted" title=${account.email}>${account.displayName || account.email}</span>
           <button class="ghost" @click=${() => void this.portal.signOut()}>${icons.signOut}${t('app.signOut')}</button>
         </header>
-        ${state.status === 'expired' ? this.#expiredBanner() : nothing}
-        <main id="main" tabindex="-1">${this.#page()}</main>
+        <main id="main" tabindex="-1">
+          ${state.status === 'expired' ? this.#expiredBanner() : nothing}
+          ${this.#page()}
+        </main>
       </div>
     </div>
     <diosc-review-dialog .portal=${this.portal}></diosc-review-dialog>
-    <diosc-command-palette .portal=${this.portal}></diosc-command-palette>
+    <diosc-command-palette .portal=${this.portal} @palette-navigated=${() => this.focusMain()}></diosc-command-palette>
     <diosc-toast-region .portal=${this.portal}></diosc-toast-region>`;
   }
 

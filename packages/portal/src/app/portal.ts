@@ -6,6 +6,7 @@ import { t } from '../i18n/i18n.js';
 import { ReviewProvider } from '../review/review-provider.js';
 import { createRouter, type Router } from '../router/router.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
+import { codeName } from '../ui/outcome-label.js';
 import { createToasts, type Toasts } from '../ui/toasts.js';
 
 /** Everything a page needs, created once by `main.ts` and passed down as a property. */
@@ -35,10 +36,12 @@ export function createPortal(): Portal {
   // The review toast says "being applied"; this one says it happened (or did not).
   browserTools.lastActivity.subscribe((entry) => {
     if (!entry || !isMutatingFunction(entry.tool)) return;
-    if (entry.outcome === 'ok')
+    if (entry.outcome === 'replayed')
+      toasts.show('info', t('review.alreadyDone', { requestId: entry.requestId ?? '' }));
+    else if (entry.outcome === 'ok')
       toasts.show('success', t('review.applied', { requestId: entry.requestId ?? '' }));
     else if (entry.outcome === 'error' || entry.outcome === 'uncertain')
-      toasts.show('error', t('review.failed', { code: entry.code ?? entry.outcome }));
+      toasts.show('error', t('review.failed', { code: codeName(entry.code ?? entry.outcome) }));
   });
 
   return {

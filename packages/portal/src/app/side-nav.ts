@@ -64,9 +64,8 @@ export class SideNav extends LitElement {
         flex: none;
         white-space: nowrap;
         margin-left: auto;
-        font: 0.7rem var(--mono);
-        color: var(--muted);
-        opacity: 0.8;
+        font: 0.75rem var(--mono);
+        color: inherit;
       }
     `,
   ];

@@ -155,7 +155,7 @@ export class ConnectedAppsPage extends LitElement {
   #table() {
     if (!this.connections) return html`<p class="muted mt">${t('app.loading')}</p>`;
     if (this.connections.length === 0) return html`<p class="empty muted">${t('apps.none')}</p>`;
-    return html`<table class="mt">
+    return html`<div class="table-wrap"><table class="mt">
       <thead>
         <tr>
           <th scope="col">${t('apps.col.name')}</th>
@@ -168,7 +168,7 @@ export class ConnectedAppsPage extends LitElement {
       <tbody>
         ${this.connections.map(
           (connection) => html`<tr>
-            <td><strong>${connection.displayName}</strong><br />${this.#status(connection)}</td>
+            <td><strong id=${`name-${connection.id}`}>${connection.displayName}</strong><br />${this.#status(connection)}</td>
             <td><div class="badges">${grantSummary(connection.grant)}</div></td>
             <td class="small">${connection.lastUsedAt ? formatTime(connection.lastUsedAt) : t('apps.never')}</td>
             <td class="small">${connection.tokenExpiresAt ? formatTime(connection.tokenExpiresAt) : t('apps.noExpiry')}</td>
@@ -176,15 +176,17 @@ export class ConnectedAppsPage extends LitElement {
               ${
                 connection.revokedAt
                   ? nothing
-                  : html`<button @click=${() => void this.#find<ConnectionFormDialog>('diosc-connection-form-dialog').open(connection)} aria-label=${t('apps.editFor', { name: connection.displayName })}>${t('apps.edit')}</button>
-                    <button @click=${() => void this.#rotate(connection)} aria-label=${t('apps.rotateFor', { name: connection.displayName })}>${t('apps.rotate')}</button>
-                    <button class="danger" @click=${() => void this.#revoke(connection)} aria-label=${t('apps.revokeFor', { name: connection.displayName })}>${t('apps.revoke')}</button>`
+                  : // Each name is the visible label followed by the row's app ("Edit access Claude"):
+                    // it starts with what a speech user reads on the button (WCAG 2.5.3).
+                    html`<button id=${`edit-${connection.id}`} aria-labelledby=${`edit-${connection.id} name-${connection.id}`} @click=${() => void this.#find<ConnectionFormDialog>('diosc-connection-form-dialog').open(connection)}>${t('apps.edit')}</button>
+                    <button id=${`rotate-${connection.id}`} aria-labelledby=${`rotate-${connection.id} name-${connection.id}`} @click=${() => void this.#rotate(connection)}>${t('apps.rotate')}</button>
+                    <button id=${`revoke-${connection.id}`} aria-labelledby=${`revoke-${connection.id} name-${connection.id}`} class="danger" @click=${() => void this.#revoke(connection)}>${t('apps.revoke')}</button>`
               }
             </td>
           </tr>`,
         )}
       </tbody>
-    </table>`;
+    </table></div>`;
   }
 
   #browserSession() {

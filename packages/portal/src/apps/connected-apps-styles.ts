@@ -19,6 +19,16 @@ export const connectedAppsStyles = css`
       padding: 2rem 0 1rem;
       text-align: center;
     }
+    /* On a narrow screen the row's actions wrap instead of widening the table. */
+    @media (max-width: 640px) {
+      .actions {
+        white-space: normal;
+        text-align: left;
+      }
+      .actions button {
+        margin: 0.15rem 0;
+      }
+    }
     .browser {
       border-style: dashed;
       box-shadow: none;

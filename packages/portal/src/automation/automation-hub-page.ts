@@ -32,7 +32,7 @@ export class AutomationHubPage extends LitElement {
         margin-top: 0;
       }
       .grid.single {
-        grid-template-columns: 1fr;
+        grid-template-columns: minmax(0, 1fr);
       }
       .activity {
         margin-top: 1rem;
@@ -52,7 +52,8 @@ export class AutomationHubPage extends LitElement {
       }
       @media (max-width: 900px) {
         .grid {
-          grid-template-columns: 1fr;
+          /* minmax(0, …): a wide selection table scrolls inside its card instead of widening the page. */
+          grid-template-columns: minmax(0, 1fr);
         }
       }
     `,
@@ -63,7 +64,11 @@ export class AutomationHubPage extends LitElement {
   constructor() {
     super();
     new I18nController(this);
-    new ObserveController(this, () => [this.portal.browserTools.state, this.portal.session.state]);
+    new ObserveController(this, () => [
+      this.portal.browserTools.state,
+      this.portal.browserTools.featureDisabled,
+      this.portal.session.state,
+    ]);
     this.busy = false;
   }
 
@@ -88,8 +93,13 @@ export class AutomationHubPage extends LitElement {
 
   override render() {
     const state = this.portal.browserTools.state.value;
-    const availability = availabilityOf(state, this.portal.session.state.value);
-    const canEnable = availability.status !== 'unsupported' && availability.status !== 'expired-session';
+    const availability = availabilityOf(
+      state,
+      this.portal.session.state.value,
+      this.portal.browserTools.featureDisabled.value,
+    );
+    const offered = availability.status !== 'unsupported' && availability.status !== 'feature-disabled';
+    const canEnable = offered && availability.status !== 'expired-session';
     return html`<div class="page-head">
         <div>
           <h1>${t('automation.title')}</h1>
@@ -105,7 +115,7 @@ export class AutomationHubPage extends LitElement {
           <li>${t('automation.scope.review')}</li>
         </ul>
       </div>
-      ${availability.status === 'unsupported' ? nothing : this.#details(state.status === 'registered' ? state.tools : [], canEnable)}
+      ${offered ? this.#details(state.status === 'registered' ? state.tools : [], canEnable) : nothing}
       ${availability.status === 'expired-session' ? nothing : this.#activity()}`;
   }
 

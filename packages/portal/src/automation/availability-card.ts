@@ -67,6 +67,7 @@ export class AvailabilityCard extends LitElement {
   }
 
   #act(action: AvailabilityAction): void {
+    if (this.busy) return;
     this.dispatchEvent(
       new CustomEvent('availability-action', { detail: action, bubbles: true, composed: true }),
     );
@@ -86,7 +87,7 @@ export class AvailabilityCard extends LitElement {
       ${
         action === 'open-apps'
           ? html`<a class="btn" href="/connected-apps">${t(`${key}.action`)}</a>`
-          : html`<button class=${action === 'disable' ? 'danger' : 'primary'} ?disabled=${this.busy} @click=${() => this.#act(action)}>
+          : html`<button class=${action === 'disable' ? 'danger' : 'primary'} aria-disabled=${this.busy ? 'true' : 'false'} @click=${() => this.#act(action)}>
             ${t(`${key}.action`)}
           </button>`
       }

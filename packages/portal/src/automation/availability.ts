@@ -18,6 +18,7 @@ const TONE: Record<AdapterStatus, Availability['tone']> = {
   offline: 'warn',
   'expired-session': 'warn',
   failure: 'danger',
+  'feature-disabled': 'neutral',
 };
 
 const ACTION: Record<AdapterStatus, AvailabilityAction> = {
@@ -27,14 +28,23 @@ const ACTION: Record<AdapterStatus, AvailabilityAction> = {
   offline: 'retry',
   'expired-session': 'sign-in',
   failure: 'retry',
+  // Nothing on this page can turn it on; assistants still connect over HTTP MCP.
+  'feature-disabled': 'open-apps',
 };
 
 /**
- * What the Automation hub tells the owner about browser tools, from the adapter's state and the
- * session: each state has an explanation and exactly one action that moves it forward.
+ * What the Automation hub tells the owner about browser tools, from the adapter's state, the
+ * session and the server's release gate: each state has an explanation and exactly one action
+ * that moves it forward.
  */
-export function availabilityOf(adapter: AdapterState, session: SessionState): Availability {
+export function availabilityOf(
+  adapter: AdapterState,
+  session: SessionState,
+  featureDisabled = false,
+): Availability {
   let status = adapter.status;
+  // The operator's gate holds whatever this browser supports: another browser would not help.
+  if (featureDisabled && status !== 'registered') status = 'feature-disabled';
   // The server ended the session: whatever the adapter last knew, the tools are gone.
   if (session.status === 'expired' && status !== 'unsupported') status = 'expired-session';
   return {

@@ -84,6 +84,9 @@ export class EnableForm extends LitElement {
 
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
+    // Busy or unchanged: the button says so (aria-disabled) but keeps focus, so nothing is sent.
+    const access = this.portal.browserTools.access.value;
+    if (this.busy || (access?.enabled === true && key(access.selection) === key(this.selection))) return;
     if (this.selection.length === 0) {
       this.error = t('automation.enable.needSelection');
       return;
@@ -119,7 +122,7 @@ export class EnableForm extends LitElement {
       </div>
       ${this.error ? html`<p class="notice error mt" role="alert">${this.error}</p>` : nothing}
       <div class="row actions">
-        <button class="primary" type="submit" ?disabled=${this.busy || unchanged}>
+        <button class="primary" type="submit" aria-disabled=${this.busy || unchanged ? 'true' : 'false'}>
           ${enabled ? t('automation.enable.update') : t('automation.enable.submit')}
         </button>
         <span class="small muted">${t('automation.enable.sessionOnly')}</span>

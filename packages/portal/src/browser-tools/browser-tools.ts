@@ -1,3 +1,4 @@
+import { DioscError } from '@diosc/protocol';
 import {
   type ActivityEntry,
   type AdapterState,
@@ -40,6 +41,10 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
    * usage record. Kept in memory for this page's life only; never inputs or contents.
    */
   const pageActivity = new Observable<ActivityEntry[]>([]);
+  /** Writes the owner accepted whose answer has not come yet: shown as "in progress", never as done. */
+  const inProgress = new Observable<ActivityEntry[]>([]);
+  /** The server's release gate is closed (`feature_disabled`): the operator has not turned the feature on. */
+  const featureDisabled = new Observable<boolean>(false);
 
   const api = createOwnerBrowserApi({ csrfToken: session.csrfToken });
   const adapter = createWebMcpAdapter({
@@ -56,39 +61,73 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
         void session.refresh('expired');
     },
     onActivity: (entry) => {
+      if (entry.outcome === 'in-progress') {
+        inProgress.set([entry, ...inProgress.value]);
+        return;
+      }
+      // The call's answer came (whatever it is): it is no longer in progress.
+      inProgress.set(
+        inProgress.value.filter((row) => row.tool !== entry.tool || row.requestId !== entry.requestId),
+      );
       if (PAGE_ONLY.has(entry.outcome)) pageActivity.set([entry, ...pageActivity.value].slice(0, 50));
       lastActivity.set(entry);
     },
   });
   state.set(adapter.state);
 
-  let knownGeneration: number | null = null;
+  /** The session this page's tools belong to: account and generation (generations are per account). */
+  let knownSession: string | null = null;
 
-  async function loadAccess(): Promise<void> {
+  /** The server's record of this session's access; null when it could not be read. */
+  async function loadAccess(): Promise<BrowserAccessView | null> {
     try {
-      access.set(await api.browserAccess());
-    } catch {
+      const view = await api.browserAccess();
+      access.set(view);
+      featureDisabled.set(false);
+      return view;
+    } catch (error) {
       access.set(null);
+      featureDisabled.set(DioscError.isInstance(error) && error.code === 'feature_disabled');
+      return null;
     }
   }
 
+  /**
+   * Reads the access record first and asks for descriptors only when tools are on: with tools off
+   * the descriptors request is a refusal (403 `not_enabled`), and a normal state should not show
+   * as a failed request. When the record could not be read, the adapter's own request tells why.
+   */
   async function sync(): Promise<void> {
     const current = session.state.value;
     if (current.status !== 'signed-in') return;
-    await Promise.all([adapter.sync(current.session.sessionGeneration), loadAccess()]);
+    // The operator's gate is closed: every browser-access request would be refused; ask none.
+    if (!current.session.browserTools) {
+      access.set(null);
+      featureDisabled.set(true);
+      return;
+    }
+    const view = await loadAccess();
+    if (view && !view.enabled) {
+      if (adapter.state.status !== 'disabled' && adapter.state.status !== 'unsupported') adapter.disable();
+      return;
+    }
+    if (session.state.value === current) await adapter.sync(current.session.sessionGeneration);
   }
 
   function onSession(next: SessionState): void {
     if (next.status === 'signed-in') {
-      const generation = next.session.sessionGeneration;
-      if (knownGeneration !== null && knownGeneration !== generation) {
-        // Another sign-in replaced the session this registration belonged to.
+      const known = `${next.session.account.id}:${next.session.sessionGeneration}`;
+      if (knownSession !== null && knownSession !== known) {
+        // Another sign-in (perhaps of another owner) replaced the session this registration belonged to.
         reviews.cancel('sign-out');
         adapter.revoke('session-replaced');
       }
       // Page-only activity belongs to the session it happened in.
-      if (knownGeneration !== generation) pageActivity.set([]);
-      knownGeneration = generation;
+      if (knownSession !== known) {
+        pageActivity.set([]);
+        inProgress.set([]);
+      }
+      knownSession = known;
       void sync();
       return;
     }
@@ -97,7 +136,8 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
     adapter.revoke(next.status === 'expired' ? 'session-replaced' : 'sign-out');
     access.set(null);
     pageActivity.set([]);
-    knownGeneration = null;
+    inProgress.set([]);
+    knownSession = null;
   }
   session.state.subscribe(onSession);
   // Browser access belongs to the session, not the tab: when another tab changes the selection,
@@ -113,8 +153,16 @@ export function createBrowserTools(options: { session: SessionStore; reviews: Re
     access,
     lastActivity,
     pageActivity,
+    inProgress,
+    featureDisabled,
     supported: () => adapter.state.status !== 'unsupported',
     refresh: sync,
+
+    /** Something the tools are offered for changed (a source was disconnected): register afresh, in every tab. */
+    async resync(): Promise<void> {
+      crossTab.announce();
+      await sync();
+    },
 
     /** Enables (or replaces) this session's selection, then registers exactly what it grants. */
     async enable(selection: GrantEntry[]): Promise<void> {

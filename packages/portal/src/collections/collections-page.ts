@@ -3,12 +3,15 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { formatTime, I18nController, t } from '../i18n/i18n.js';
 import { collectionPath } from '../router/router.js';
-import { errorText } from '../ui/error-text.js';
+import { errorCode, errorText } from '../ui/error-text.js';
+import '../ui/confirm-dialog.js';
+import type { ConfirmDialog } from '../ui/confirm-dialog.js';
 import { icons } from '../ui/icons.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import './item-panel.js';
 import './new-item-dialog.js';
 import { collectionsPageStyles } from './collections-page-styles.js';
+import { defaultCollection, rememberCollection } from './last-collection.js';
 
 /** Browse every collection (inbox, storage, external mirror), open an item, create storage items. */
 export class CollectionsPage extends LitElement {
@@ -44,16 +47,18 @@ export class CollectionsPage extends LitElement {
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('collection')) void this.#loadItems();
+    if (changed.has('collection')) {
+      if (this.collection !== null) rememberCollection(this.collection);
+      void this.#loadItems();
+    }
   }
 
   async #loadCollections(): Promise<void> {
     try {
       const { result } = await this.portal.api.operation('collections_list', {});
       this.collections = result.collections;
-      if (this.collection === null && result.collections[0]) {
-        this.portal.router.navigate(collectionPath(result.collections[0].id), { replace: true });
-      }
+      const opening = this.collection === null ? defaultCollection(result.collections) : undefined;
+      if (opening) this.portal.router.navigate(collectionPath(opening.id), { replace: true });
     } catch (error) {
       this.error = errorText(error);
     }
@@ -73,8 +78,30 @@ export class CollectionsPage extends LitElement {
       });
       if (ticket === this.#listing) this.items = result.items;
     } catch (error) {
-      if (ticket === this.#listing) this.error = errorText(error);
+      if (ticket !== this.#listing) return;
+      // Disconnected since the list was read (elsewhere, or from the CLI): re-read it to show so.
+      if (errorCode(error) === 'source_revoked') void this.#loadCollections();
+      else this.error = errorText(error);
     }
+  }
+
+  /** Disconnects the provider source of an external collection, after the owner confirmed it. */
+  async #disconnect(row: CollectionRow): Promise<void> {
+    const dialog = this.renderRoot.querySelector<ConfirmDialog>('diosc-confirm-dialog');
+    const ok = await dialog?.ask(
+      t('collections.disconnectTitle', { title: row.title }),
+      t('collections.disconnectBody', { title: row.title }),
+      t('collections.disconnect'),
+    );
+    if (!ok) return;
+    try {
+      await this.portal.api.disconnectSource(row.id);
+      this.portal.toasts.show('info', t('collections.disconnected', { title: row.title }));
+    } catch (error) {
+      this.portal.toasts.show('error', errorText(error));
+    }
+    // Browser tools offer only what can still be called: register again, in every tab.
+    await Promise.all([this.#loadCollections(), this.portal.browserTools.resync()]);
   }
 
   /** After a save, create or delete: refresh the list and counts, and follow the new location. */
@@ -97,6 +124,11 @@ export class CollectionsPage extends LitElement {
             ? html`<button class="primary" @click=${() => this.#newItem()}>${icons.plus}${t('collections.newItem')}</button>`
             : nothing
         }
+        ${
+          current?.kind === 'external' && current.state !== 'disconnected'
+            ? html`<button class="danger" @click=${() => void this.#disconnect(current)}>${t('collections.disconnect')}</button>`
+            : nothing
+        }
       </div>
       ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
       <div class="layout">
@@ -104,7 +136,7 @@ export class CollectionsPage extends LitElement {
         <section class="card list" aria-label=${t('collections.itemsLabel')}>${this.#itemList(current)}</section>
         <section class="card detail">
           ${
-            current && this.item
+            current && this.item && current.state !== 'disconnected'
               ? html`<diosc-item-panel
                 .portal=${this.portal}
                 .collection=${current}
@@ -115,7 +147,8 @@ export class CollectionsPage extends LitElement {
           }
         </section>
       </div>
-      <diosc-new-item-dialog .portal=${this.portal} @item-changed=${this.#changed}></diosc-new-item-dialog>`;
+      <diosc-new-item-dialog .portal=${this.portal} @item-changed=${this.#changed}></diosc-new-item-dialog>
+      <diosc-confirm-dialog></diosc-confirm-dialog>`;
   }
 
   #newItem(): void {
@@ -131,7 +164,11 @@ export class CollectionsPage extends LitElement {
           <a href=${collectionPath(row.id)} aria-current=${row.id === this.collection ? 'page' : 'false'}>
             <span class="kind-icon">${icons[row.kind]}</span>
             <span class="grow"><strong>${row.title}</strong><span class="small muted">${t(`kinds.${row.kind}`)}</span></span>
-            <span class="badge">${row.itemCount}</span>
+            ${
+              row.state === 'disconnected'
+                ? html`<span class="badge danger" data-state="disconnected">${t('collections.disconnectedBadge')}</span>`
+                : html`<span class="badge">${row.itemCount}</span>`
+            }
           </a>
         </li>`,
       )}
@@ -140,6 +177,9 @@ export class CollectionsPage extends LitElement {
 
   #itemList(current: CollectionRow | null) {
     if (!current) return html`<p class="muted">${t('collections.pickCollection')}</p>`;
+    if (current.state === 'disconnected') {
+      return html`<p class="notice warn" role="status" data-state="disconnected">${t('collections.disconnectedNotice')}</p>`;
+    }
     if (!this.items) return html`<p class="muted">${t('app.loading')}</p>`;
     if (this.items.length === 0) return html`<p class="muted">${t('collections.empty')}</p>`;
     return html`<h2 class="visually-hidden">${current.title}</h2>

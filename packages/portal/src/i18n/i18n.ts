@@ -41,6 +41,8 @@ export async function initI18n(): Promise<void> {
     // Lit escapes every interpolated value itself; i18next must not double-escape.
     interpolation: { escapeValue: false },
     returnNull: false,
+    // No "maintained with support from …" line in the console on every page load.
+    showSupportNotice: false,
     saveMissing: true,
     missingKeyHandler: (_languages, _namespace, key) => {
       missingKeys.push(key);

@@ -88,6 +88,8 @@ export class SignInPage extends LitElement {
 
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
+    // The button stays focusable while busy (aria-disabled), so a second press is ignored here.
+    if (this.busy) return;
     const form = new FormData(event.target as HTMLFormElement);
     this.busy = true;
     this.error = null;
@@ -103,9 +105,11 @@ export class SignInPage extends LitElement {
   }
 
   override render() {
+    const invalid = this.error ? 'true' : 'false';
+    const described = this.error ? 'sign-in-error' : nothing;
     return html`<div class="wrap">
       <div class="panel">
-        <div class="brand">${icons.shield}<span>Diosc</span></div>
+        <header class="brand">${icons.shield}<span>Diosc</span></header>
         <main class="card">
           <h1>${t('signIn.title')}</h1>
           <p class="muted">${t('signIn.subtitle')}</p>
@@ -113,19 +117,21 @@ export class SignInPage extends LitElement {
           <form @submit=${this.#submit}>
             <div class="field">
               <label for="email">${t('signIn.email')}</label>
-              <input id="email" name="email" type="email" autocomplete="username" required />
+              <input id="email" name="email" type="email" autocomplete="username" required
+                aria-invalid=${invalid} aria-describedby=${described} />
             </div>
             <div class="field">
               <label for="password">${t('signIn.password')}</label>
-              <input id="password" name="password" type="password" autocomplete="current-password" required />
+              <input id="password" name="password" type="password" autocomplete="current-password" required
+                aria-invalid=${invalid} aria-describedby=${described} />
             </div>
-            ${this.error ? html`<p class="notice error" role="alert">${this.error}</p>` : nothing}
-            <button class="primary" type="submit" ?disabled=${this.busy}>
+            ${this.error ? html`<p id="sign-in-error" class="notice error" role="alert">${this.error}</p>` : nothing}
+            <button class="primary" type="submit" aria-disabled=${this.busy ? 'true' : 'false'}>
               ${this.busy ? t('signIn.busy') : t('signIn.submit')}
             </button>
           </form>
         </main>
-        <div class="foot"><span class="small muted">${t('signIn.selfHosted')}</span><diosc-language-switch></diosc-language-switch></div>
+        <footer class="foot"><span class="small muted">${t('signIn.selfHosted')}</span><diosc-language-switch></diosc-language-switch></footer>
       </div>
     </div>`;
   }

@@ -61,8 +61,14 @@ export class CommandPalette extends LitElement {
 
   #run(command: Command | undefined): void {
     if (!command) return;
+    const from = location.pathname;
     this.renderRoot.querySelector('dialog')?.close();
     command.run();
+    // A command that opened another page (or collection) hands focus to it, not back to the
+    // palette button; the frame listens for this.
+    if (location.pathname !== from) {
+      this.dispatchEvent(new CustomEvent('palette-navigated', { bubbles: true, composed: true }));
+    }
   }
 
   #keydown(event: KeyboardEvent, results: Command[]): void {
@@ -103,7 +109,7 @@ export class CommandPalette extends LitElement {
         />
         <kbd>Esc</kbd>
       </div>
-      <ul id="palette-list" role="listbox" aria-label=${t('palette.results')}>
+      <ul id="palette-list" role="listbox" tabindex="-1" aria-label=${t('palette.results')}>
         ${
           results.length === 0
             ? html`<li class="none muted" role="presentation">${t('palette.noResults')}</li>`

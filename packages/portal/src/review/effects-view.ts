@@ -20,11 +20,11 @@ function metadataText(metadata: MessageMetadata | undefined): string | null {
 
 function side(heading: string, value: Side, tone: 'before' | 'after') {
   if (!value) {
-    return html`<div class="side ${tone}"><h4>${heading}</h4><p class="muted small">${t(`review.${tone === 'before' ? 'nothingBefore' : 'nothingAfter'}`)}</p></div>`;
+    return html`<div class="side ${tone}"><h3>${heading}</h3><p class="muted small">${t(`review.${tone === 'before' ? 'nothingBefore' : 'nothingAfter'}`)}</p></div>`;
   }
   const meta = metadataText(value.metadata);
   return html`<div class="side ${tone}">
-    <h4>${heading}</h4>
+    <h3>${heading}</h3>
     ${value.title !== undefined ? html`<p><span class="label">${t('review.fieldTitle')}</span> ${value.title}</p>` : nothing}
     ${value.contentType !== undefined ? html`<p><span class="label">${t('review.fieldType')}</span> <span class="mono">${value.contentType}</span></p>` : nothing}
     ${value.content !== undefined ? html`<pre>${value.content}</pre>` : nothing}
@@ -73,7 +73,7 @@ export const effectsStyles = css`
     background: var(--ok-soft);
     border-color: color-mix(in srgb, var(--ok) 25%, var(--border));
   }
-  .side h4 {
+  .side h3 {
     margin: 0 0 0.5rem;
     font-size: 0.75rem;
     text-transform: uppercase;

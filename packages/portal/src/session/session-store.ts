@@ -38,25 +38,32 @@ export function createSessionStore(getApi: () => OwnerApi) {
     state.set({ status: 'signed-in', session });
   }
 
-  function endedBy(error: unknown, notice: SignedOutNotice): void {
+  /** `expired`: the server knew the session and says it ended (rather than: there was none). */
+  function endedBy(expired: boolean, notice: SignedOutNotice): void {
     // An expired session stays expired (with its banner) until the owner signs in again, and a tab
     // already on the sign-in page keeps its notice: one announcement arrives twice (channel and
     // `storage`), and the second re-read used to replace "signed out elsewhere" with no notice.
     if (state.value.status === 'expired' || state.value.status === 'signed-out') return;
     const known = current();
-    const expired = DioscError.isInstance(error) && error.code === 'session_expired';
     if (known && expired) state.set({ status: 'expired', account: known.account });
     else state.set({ status: 'signed-out', notice: known ? notice : expired ? 'expired' : null });
   }
 
-  /** Re-reads the session from the server; concurrent callers share one request. */
+  /**
+   * Re-reads the session from the server; concurrent callers share one request. It asks the status
+   * endpoint, which answers 200 when signed out too: a normal state never shows as a failed request.
+   */
   function refresh(notice: SignedOutNotice = 'elsewhere'): Promise<void> {
     refreshing ??= getApi()
-      .session()
-      .then(adopt, (error: unknown) => {
-        if (DioscError.isInstance(error) && error.status === 401) endedBy(error, notice);
-        else if (state.value.status === 'loading') state.set({ status: 'signed-out', notice: null });
-      })
+      .sessionStatus()
+      .then(
+        (status) => (status.signedIn ? adopt(status.session) : endedBy(status.ended, notice)),
+        (error: unknown) => {
+          if (DioscError.isInstance(error) && error.status === 401)
+            endedBy(error.code === 'session_expired', notice);
+          else if (state.value.status === 'loading') state.set({ status: 'signed-out', notice: null });
+        },
+      )
       .finally(() => {
         refreshing = null;
       });
@@ -92,7 +99,7 @@ export function createSessionStore(getApi: () => OwnerApi) {
     /** A request was refused with 401: the session is gone (or replaced); find out which. */
     unauthenticated(error: DioscError): void {
       if (state.value.status !== 'signed-in') return;
-      endedBy(error, 'expired');
+      endedBy(error.code === 'session_expired', 'expired');
       void refresh('expired');
     },
   };

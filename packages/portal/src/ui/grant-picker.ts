@@ -1,6 +1,6 @@
 import { COLLECTION_FUNCTIONS, type CollectionFunction, type CollectionRow } from '@diosc/protocol';
 import type { GrantEntry } from '@diosc/webmcp';
-import { css, html, LitElement } from 'lit';
+import { css, html, LitElement, nothing } from 'lit';
 import { I18nController, t } from '../i18n/i18n.js';
 import { icons } from './icons.js';
 import { sharedStyles } from './shared-styles.js';
@@ -81,7 +81,7 @@ export class GrantPicker extends LitElement {
   }
 
   override render() {
-    return html`<table aria-label=${this.label}>
+    return html`<div class="table-wrap"><table aria-label=${this.label}>
       <thead>
         <tr>
           <th scope="col">${t('grant.collection')}</th>
@@ -91,7 +91,7 @@ export class GrantPicker extends LitElement {
       <tbody>
         ${this.collections.map(
           (row) => html`<tr>
-            <td><span class="name">${icons[row.kind]}<span><strong>${row.title}</strong> <span class="small muted mono">${row.id}</span></span></span></td>
+            <td><span class="name">${icons[row.kind]}<span><strong>${row.title}</strong> <span class="small muted mono">${row.id}</span></span>${row.state === 'disconnected' ? html` <span class="badge danger">${t('collections.disconnectedBadge')}</span>` : nothing}</span></td>
             ${COLLECTION_FUNCTIONS.map((fn) =>
               row.functions.includes(fn)
                 ? html`<td>
@@ -111,7 +111,7 @@ export class GrantPicker extends LitElement {
           </tr>`,
         )}
       </tbody>
-    </table>`;
+    </table></div>`;
   }
 }
 

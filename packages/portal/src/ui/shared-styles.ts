@@ -106,11 +106,18 @@ export const sharedStyles = css`
   input:focus-visible,
   textarea:focus-visible,
   select:focus-visible,
+  summary:focus-visible,
   a:focus-visible {
-    outline: none;
-    box-shadow: var(--focus);
+    outline: var(--focus-ring);
+    outline-offset: 2px;
   }
-  button:disabled {
+  /* A region that takes focus only to receive it (a page's main, after navigation) shows no ring. */
+  [tabindex='-1']:focus {
+    outline: none;
+  }
+  /* Busy or unchanged controls stay focusable (aria-disabled), so focus never falls to the page. */
+  button:disabled,
+  button[aria-disabled='true'] {
     opacity: 0.55;
     cursor: not-allowed;
   }
@@ -149,9 +156,12 @@ export const sharedStyles = css`
     width: 100%;
     padding: 0.55rem 0.7rem;
     border-radius: var(--radius-sm);
-    border: 1px solid var(--border);
+    border: 1px solid var(--control-border);
     background: var(--surface);
     color: var(--text);
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--danger);
   }
   textarea {
     font-family: var(--mono);
@@ -251,6 +261,14 @@ export const sharedStyles = css`
     overflow: hidden;
     clip: rect(0 0 0 0);
     white-space: nowrap;
+  }
+  /* A data table keeps its columns on a narrow screen and scrolls inside this, not the page. */
+  .table-wrap {
+    overflow-x: auto;
+    max-width: 100%;
+    /* Contains the visually hidden labels inside it: absolutely placed, they would otherwise be laid
+       out against the page and widen it from beyond the scroller. */
+    position: relative;
   }
   dialog {
     border: 1px solid var(--border);

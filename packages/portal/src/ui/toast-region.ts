@@ -4,7 +4,11 @@ import { I18nController, t } from '../i18n/i18n.js';
 import { ObserveController } from '../state/observable.js';
 import { sharedStyles } from './shared-styles.js';
 
-/** Short notices in a polite live region, bottom right. */
+/**
+ * Short notices in a polite live region, stacked in the bottom-right corner (bottom, full width, on
+ * a narrow screen), newest last, at most `TOAST_LIMIT` at once — never in the middle of the page
+ * over rows and buttons.
+ */
 export class ToastRegion extends LitElement {
   static override properties = { portal: { attribute: false } };
   static override styles = [
@@ -12,11 +16,11 @@ export class ToastRegion extends LitElement {
     css`
       .region {
         position: fixed;
-        left: 50%;
-        transform: translateX(-50%);
+        right: 1rem;
         bottom: 1rem;
+        width: min(22rem, calc(100vw - 2rem));
         display: grid;
-        justify-items: center;
+        justify-items: stretch;
         gap: 0.5rem;
         z-index: 10;
         pointer-events: none;
@@ -30,8 +34,12 @@ export class ToastRegion extends LitElement {
         background: var(--text);
         color: var(--bg);
         box-shadow: var(--shadow);
-        max-width: 32rem;
         pointer-events: auto;
+      }
+      .toast span {
+        flex: 1;
+        min-width: 0;
+        overflow-wrap: anywhere;
       }
       .toast.error {
         background: var(--danger);

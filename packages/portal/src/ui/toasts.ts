@@ -7,6 +7,9 @@ export interface Toast {
   text: string;
 }
 
+/** How many notices are shown at once; a newer one pushes the oldest out. */
+export const TOAST_LIMIT = 3;
+
 /** Short notices shown in a polite live region; they leave by themselves. */
 export function createToasts() {
   const list = new Observable<Toast[]>([]);
@@ -15,7 +18,7 @@ export function createToasts() {
     list,
     show(kind: Toast['kind'], text: string): void {
       const toast = { id: ++sequence, kind, text };
-      list.set([...list.value, toast].slice(-3));
+      list.set([...list.value, toast].slice(-TOAST_LIMIT));
       setTimeout(() => list.set(list.value.filter((entry) => entry.id !== toast.id)), 5000);
     },
     dismiss(id: number): void {

@@ -105,6 +105,12 @@ export const collectionRow = {
       items: { type: 'string', enum: [...COLLECTION_FUNCTIONS] },
       description: 'Functions this caller may use on this collection.',
     },
+    state: {
+      type: 'string',
+      enum: ['disconnected'],
+      description:
+        'Present when the provider source of this external collection has been disconnected: it has no functions, and every call naming it answers source_revoked.',
+    },
   },
 };
 

@@ -31,6 +31,8 @@ export interface CollectionRow {
   title: string;
   itemCount: number;
   functions: CollectionFunction[];
+  /** Present when the provider source of an external collection has been disconnected (no functions then). */
+  state?: 'disconnected';
 }
 
 export interface OperationInputs {

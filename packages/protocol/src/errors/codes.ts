@@ -21,6 +21,11 @@ export const ERROR_CODES = {
     retryable: false,
     message: 'This function is not available on this collection.',
   },
+  source_revoked: {
+    status: 410,
+    retryable: false,
+    message: 'The provider source of this collection has been disconnected.',
+  },
   precondition_failed: {
     status: 412,
     retryable: false,
@@ -41,6 +46,22 @@ export const ERROR_CODES = {
     retryable: false,
     message: 'Only application/json bodies are accepted.',
   },
+  headers_too_large: {
+    status: 431,
+    retryable: false,
+    message: 'The request line or headers are over the server limit.',
+  },
+  uri_too_long: {
+    status: 414,
+    retryable: false,
+    message: 'A path segment is longer than any name it could hold.',
+  },
+  request_timeout: {
+    status: 408,
+    retryable: true,
+    message: 'The request did not arrive in time; the connection was closed.',
+  },
+  unknown_host: { status: 421, retryable: false, message: 'This server does not answer to that host name.' },
   unauthenticated: { status: 401, retryable: false, message: 'Authentication is required.' },
   invalid_credentials: { status: 401, retryable: false, message: 'The email or password is wrong.' },
   session_expired: { status: 401, retryable: false, message: 'The session has ended; sign in again.' },
@@ -48,6 +69,11 @@ export const ERROR_CODES = {
   csrf_failed: { status: 403, retryable: false, message: 'The CSRF token is missing or wrong.' },
   cross_site: { status: 403, retryable: false, message: 'Cross-site requests are refused.' },
   not_enabled: { status: 403, retryable: false, message: 'Browser tools are not enabled for this session.' },
+  feature_disabled: {
+    status: 403,
+    retryable: false,
+    message: 'The operator of this server has not turned browser tools on.',
+  },
   selection_invalid: {
     status: 400,
     retryable: false,

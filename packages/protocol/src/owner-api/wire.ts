@@ -27,7 +27,21 @@ export interface SessionView {
   account: { id: string; email: string; displayName: string };
   csrfToken: string;
   sessionGeneration: number;
+  /** When this session began (ISO): the activity log marks what came before it. */
+  startedAt: string;
+  /**
+   * Whether this server offers browser tools at all (the operator's release gate): when false,
+   * every browser-access route refuses with `feature_disabled`, so a page need not ask each one.
+   */
+  browserTools: boolean;
 }
+
+/**
+ * `GET /api/owner/session/status`: the session, or why there is none — answered 200 either way,
+ * since being signed out is a normal state, not a failed request. `ended` is true when a session
+ * cookie was sent for a session that has ended (expired, signed out, replaced).
+ */
+export type SessionStatus = { signedIn: true; session: SessionView } | { signedIn: false; ended: boolean };
 
 export interface BrowserAccessView {
   enabled: boolean;
@@ -59,6 +73,23 @@ export interface ReviewReceipt {
   digest: string;
   expiresAt: string;
   effects: ReviewEffects;
+}
+
+/**
+ * The answer of `prepare`: a receipt to review, or — when this exact write was already committed
+ * under its request ID — its stored result, with nothing to review (`replayed: true`).
+ */
+export type PrepareAnswer =
+  | { receipt: ReviewReceipt; replayed?: never }
+  | { replayed: true; result: unknown; receipt?: never };
+
+/** The answer of `DELETE /api/owner/collections/:id/source`: the owner disconnected a provider source. */
+export interface SourceDisconnection {
+  collection: { id: string; title: string; kind: CollectionKind };
+  /** When the source was disconnected (the first time, if it already was). */
+  disconnectedAt: string;
+  /** False when the source was already disconnected: nothing changed. */
+  changed: boolean;
 }
 
 /** An app connection as the owner sees it. Never carries the token or its hash. */

@@ -1,6 +1,7 @@
 import {
   DioscError,
   type FunctionName,
+  type GrantEntry,
   isMutatingCall,
   type MutatingFunction,
   type OperationOutputs,
@@ -10,13 +11,16 @@ import { validateCall } from '@diosc/protocol/validators';
 import { type Clock, systemClock } from '../clock.js';
 import type { Store } from '../store/dialect.js';
 import { createAdmission } from './admission.js';
+import type { CallHold } from './call-hold.js';
 import { createCallRate } from './call-rate.js';
 import type { CallerContext } from './caller.js';
+import { disconnectedCollections, disconnectSource } from './collections.js';
 import type { OperationContext } from './context.js';
 import { type AccountLimits, DEFAULT_LIMITS } from './limits.js';
 import { authorizeCall, createOperationTable } from './operation-table.js';
 import { previewChange } from './preview.js';
 import { createReceipts } from './receipts.js';
+import { storedReplay } from './replay.js';
 
 export interface CoreResult<N extends FunctionName = FunctionName> {
   name: N;
@@ -29,6 +33,8 @@ export interface AccountCoreOptions {
   store: Store;
   clock?: Clock;
   limits?: Partial<AccountLimits>;
+  /** Test seam: awaited after authority and admission, before the work (see `CallHold`). */
+  hold?: CallHold;
 }
 
 /**
@@ -69,6 +75,7 @@ export function createAccountCore(options: AccountCoreOptions) {
       const work = await authorizeCall(operations, call, caller);
       const release = admission.enter(caller.accountId);
       try {
+        await options.hold?.({ name: call.name, caller });
         if (caller.signal?.aborted) throw new DioscError('cancelled');
         const { result, replayed } = await work();
         return { name: call.name, result, replayed };
@@ -96,6 +103,43 @@ export function createAccountCore(options: AccountCoreOptions) {
         throw new DioscError('invalid_input', `${call.name} is a read; there is no change to preview.`);
       }
       return previewChange(ctx, call, caller);
+    },
+
+    /**
+     * The stored result when this caller already committed this exact write under its request ID
+     * (`replayed: true`), else null — without running anything (see `storedReplay`). A review asks
+     * first, so a replay is reported as already done instead of shown as a change to approve.
+     */
+    async replayOf(
+      name: MutatingFunction | string,
+      input: unknown,
+      caller: CallerContext,
+    ): Promise<CoreResult | null> {
+      const call = validateCall(name, input);
+      if (!isMutatingCall(call))
+        throw new DioscError('invalid_input', `${call.name} is a read; nothing is replayed.`);
+      const stored = await storedReplay(ctx, call, caller);
+      return stored && ({ name: call.name, result: stored.result, replayed: true } as CoreResult);
+    },
+
+    /**
+     * The owner disconnects the provider source of an external collection. From then on every
+     * call naming it answers `source_revoked` on every transport — reads already in flight too —
+     * and nothing else changes: its items, and every grant and selection naming it, stay. There is
+     * no reconnect. Idempotent: `changed` is false when it was already disconnected.
+     */
+    async disconnectSource(accountId: string, collectionId: string) {
+      const done = await disconnectSource(ctx.db, accountId, collectionId, clock.now());
+      return { ...done, disconnectedAt: new Date(done.disconnectedAt).toISOString() };
+    },
+
+    /**
+     * The entries of a grant whose collections can still be called: what browser tools are offered
+     * for. (The stored grant keeps the others, so a call naming them answers `source_revoked`.)
+     */
+    async connectedEntries(accountId: string, entries: readonly GrantEntry[]): Promise<GrantEntry[]> {
+      const disconnected = await disconnectedCollections(ctx.db, accountId);
+      return entries.filter((entry) => !disconnected.has(entry.collection));
     },
   };
 }

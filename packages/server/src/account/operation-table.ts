@@ -6,7 +6,7 @@ import type {
   ValidCall,
 } from '@diosc/protocol';
 import type { CallerContext } from './caller.js';
-import { authorizeCollection } from './collections.js';
+import { assertSourceConnected, authorizeCollection, type CollectionRecord } from './collections.js';
 import type { OperationContext } from './context.js';
 import { collectionsList } from './operations/collections-list.js';
 import { itemDelete } from './operations/item-delete.js';
@@ -41,16 +41,33 @@ export function createOperationTable(ctx: OperationContext): OperationTable {
   const read =
     <R>(run: () => Promise<R>) =>
     async () => ({ result: await run(), replayed: false });
+  /**
+   * A read of one collection. An external collection's source is asked again once the read has run
+   * (whatever it answered), so a read in flight when the source was disconnected answers
+   * `source_revoked`, not the mirror's data or a `not_found` about it.
+   */
+  const readOf =
+    <R>(caller: CallerContext, collection: CollectionRecord, run: () => Promise<R>) =>
+    async () => {
+      if (collection.kind !== 'external') return { result: await run(), replayed: false };
+      const outcome = await run().then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+      await assertSourceConnected(ctx.db, caller.accountId, collection.id);
+      if ('error' in outcome) throw outcome.error;
+      return { result: outcome.result, replayed: false };
+    };
 
   return {
     collections_list: async (input, caller) => read(() => collectionsList(ctx, input, caller)),
     items_list: async (input, caller) => {
-      await authorize(caller, input.collection, 'items_list');
-      return read(() => itemsList(ctx, input, caller));
+      const collection = await authorize(caller, input.collection, 'items_list');
+      return readOf(caller, collection, () => itemsList(ctx, input, caller));
     },
     item_read: async (input, caller) => {
-      await authorize(caller, input.collection, 'item_read');
-      return read(() => itemRead(ctx, input, caller));
+      const collection = await authorize(caller, input.collection, 'item_read');
+      return readOf(caller, collection, () => itemRead(ctx, input, caller));
     },
     item_write: async (input, caller) => {
       const collection = await authorize(caller, input.collection, 'item_write');

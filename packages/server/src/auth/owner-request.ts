@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Sign-in: no session yet, so no session and no CSRF token are required. */
     ownerSignIn?: boolean;
+    /** Authenticates in its handler, answering "signed out" where other routes answer 401. */
+    ownerProbe?: boolean;
   }
 }
 

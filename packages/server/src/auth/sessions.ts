@@ -116,6 +116,16 @@ export function createSessions(db: Kysely<Database>, clock: Clock) {
       return { status: 'live', session: row };
     },
 
+    /** Whether a session (by ID hash) is still live: not ended, not past its absolute expiry. */
+    async isLive(idHash: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('sessions')
+        .select(['ended_at', 'expires_at'])
+        .where('id_hash', '=', idHash)
+        .executeTakeFirst();
+      return row !== undefined && row.ended_at === null && clock.now() < row.expires_at;
+    },
+
     /** Ends every live session of the account and revokes their browser access; returns how many ended. */
     async endAll(accountId: string): Promise<number> {
       const now = clock.now();

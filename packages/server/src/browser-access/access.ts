@@ -29,7 +29,7 @@ function toAccess(row: ConnectionRow): BrowserAccess {
  * replaced selection can never be mistaken for the one a page registered its tools from.
  */
 export function createBrowserAccess(ctx: DioscContext) {
-  const { connections } = ctx;
+  const { connections, sessions } = ctx;
 
   async function current(owner: OwnerIdentity): Promise<BrowserAccess | null> {
     const row = await connections.findBrowserForSession(owner.accountId, owner.session.id_hash);
@@ -48,6 +48,25 @@ export function createBrowserAccess(ctx: DioscContext) {
     async disable(owner: OwnerIdentity): Promise<void> {
       const access = await current(owner);
       if (access) await connections.revoke(owner.accountId, access.connectionId);
+    },
+
+    /**
+     * Asked again once a read has run: if this session's access ended or changed meanwhile (sign-out,
+     * a new sign-in, disable, a new selection), the result belongs to no one here and is not sent.
+     */
+    async assertUnchanged(owner: OwnerIdentity, was: BrowserAccess): Promise<void> {
+      const now = await current(owner);
+      if (now && now.connectionId === was.connectionId && now.generation === was.generation) return;
+      if (!(await sessions.isLive(owner.session.id_hash))) {
+        throw new DioscError(
+          'session_expired',
+          'The session ended while the call ran; its result is not sent.',
+        );
+      }
+      if (!now) throw new DioscError('not_enabled', 'Browser tools were turned off while the call ran.');
+      throw new DioscError('generation_changed', 'The selection changed while the call ran.', {
+        details: { generation: now.generation },
+      });
     },
 
     /** The live access of this session at exactly the generation the caller registered from. */

@@ -17,6 +17,13 @@ import { assertExposed, assertNoWidening, readToolCall } from './tool-call.js';
  */
 export const browserAccessPlugin: FastifyPluginAsync = async (app) => {
   const ctx = app.diosc;
+  // The release gate: every route stays (so it answers a stable code rather than 404) but refuses,
+  // after the owner plugin's session and CSRF checks. Nothing can be enabled, listed or called.
+  if (!ctx.config.browserTools) {
+    app.addHook('preHandler', async () => {
+      throw new DioscError('feature_disabled');
+    });
+  }
   const access = createBrowserAccess(ctx);
   const receipts = createReviewReceipts(ctx.store.db, ctx.clock);
   const { sessions } = ctx;
@@ -51,8 +58,11 @@ export const browserAccessPlugin: FastifyPluginAsync = async (app) => {
     const owner = ownerOf(request);
     const current = await access.current(owner);
     if (!current) throw new DioscError('not_enabled');
+    // Offered: the selection's collections that can still be called. The stored selection keeps a
+    // disconnected one, so a retained tool naming it answers `source_revoked`.
+    const offered = await ctx.core.connectedEntries(owner.accountId, current.selection);
     return {
-      tools: descriptorsFor(exposedFunctions(current.selection)),
+      tools: descriptorsFor(exposedFunctions(offered)),
       ...(await state(owner.accountId, current)),
     };
   });
@@ -70,6 +80,8 @@ export const browserAccessPlugin: FastifyPluginAsync = async (app) => {
       { ...ctx, log: request.log },
       { name: call.tool, input: call.input, caller: browserCaller(owner, current) },
     );
+    // A read is not sent to a session (or a selection) that ended while it ran.
+    await access.assertUnchanged(owner, current);
     return { result };
   });
 

@@ -1,6 +1,7 @@
 import { DioscError, isMutatingFunction } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../auth/owner-request.js';
+import { recordCall } from '../calls/bookkeeping.js';
 import { callerContext } from '../calls/caller.js';
 import { runCall } from '../calls/run-call.js';
 import { bodyObject } from '../owner/body.js';
@@ -11,7 +12,8 @@ import { assertExposed, assertNoWidening, readToolCall } from './tool-call.js';
 
 /**
  * Writes and deletes from the browser: prepare (effects + receipt) → acknowledge (the owner
- * accepted the review) → execute (exactly the reviewed call, once, within two minutes).
+ * accepted the review) → execute (exactly the reviewed call, once, within two minutes). A write
+ * already committed under its request ID needs no review: prepare answers its stored result.
  */
 export function registerReviewRoutes(
   app: FastifyInstance,
@@ -29,12 +31,19 @@ export function registerReviewRoutes(
     if (!isMutatingFunction(call.tool)) {
       throw new DioscError('invalid_input', `${call.tool} is a read; call it through dispatch.`);
     }
+    const caller = browserCaller(owner, current);
+    // Already committed under this request ID with this input: nothing would change, so there is
+    // nothing to review — the stored result is the answer (recorded as a replay, like execute's).
+    const replay = await ctx.core.replayOf(call.tool, call.input, callerContext(caller));
+    if (replay) {
+      await recordCall(
+        { ...ctx, log: request.log },
+        { caller, name: call.tool, input: call.input, outcome: 'replayed', durationMs: 0 },
+      );
+      return reply.status(200).send({ replayed: true, result: replay.result });
+    }
     // The core checks the input, the authority and the kind rules exactly as it will at execution.
-    const effects = await ctx.core.preview(
-      call.tool,
-      call.input,
-      callerContext(browserCaller(owner, current)),
-    );
+    const effects = await ctx.core.preview(call.tool, call.input, callerContext(caller));
     const input = call.input;
     const row = await receipts.create({
       accountId: owner.accountId,

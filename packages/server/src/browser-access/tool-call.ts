@@ -1,6 +1,6 @@
 import { DioscError, type FunctionName } from '@diosc/protocol';
 import { isFunctionName } from '@diosc/protocol/validators';
-import { exposedFunctions, type GrantEntry, isGrantEntries } from '../connections/grant.js';
+import { assertGrantShape, exposedFunctions, type GrantEntry, isGrantEntries } from '../connections/grant.js';
 import { bodyObject } from '../owner/body.js';
 import type { BrowserAccess } from './access.js';
 
@@ -38,6 +38,7 @@ export function readToolCall(raw: unknown, extra: readonly string[] = []): ToolC
  */
 export function assertNoWidening(permissions: unknown, access: BrowserAccess): void {
   if (permissions === undefined) return;
+  assertGrantShape(permissions, 'permissions');
   if (!isGrantEntries(permissions)) {
     throw new DioscError('invalid_input', '"permissions" is not a list of { collection, functions }.');
   }

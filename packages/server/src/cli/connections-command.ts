@@ -11,7 +11,10 @@ export const CONNECTIONS_USAGE = `Usage:
   diosc connections create --name <name> --grant <collection:fn,fn> [--grant …] [--expires-days N] [--json]
   diosc connections list [--json]
   diosc connections revoke <id>
-  diosc connections rotate <id> [--expires-days N] [--json]`;
+  diosc connections rotate <id> [--expires-days N] [--json]
+
+  --grant <collection:fn,fn> names one collection by its ID (repeat it for more); the IDs, and the
+  functions each collection's kind allows, come from \`diosc collections list\`.`;
 
 function status(connection: ConnectionView, now: number): string {
   if (connection.revokedAt) return 'revoked';
@@ -38,9 +41,11 @@ export async function connectionsCommand(argv: string[], out: (line: string) => 
       grant: { type: 'string', multiple: true },
       'expires-days': { type: 'string' },
       json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const [action, id] = positionals;
+  if (values.help) return out(CONNECTIONS_USAGE);
   if (!action || !['create', 'list', 'revoke', 'rotate'].includes(action)) {
     throw new DioscError('invalid_input', CONNECTIONS_USAGE);
   }

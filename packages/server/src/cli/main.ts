@@ -1,11 +1,13 @@
 import { DioscError } from '@diosc/protocol';
 import { ASSISTANTS_USAGE, assistantsCommand } from './assistants-command.js';
+import { COLLECTIONS_USAGE, collectionsCommand } from './collections-command.js';
 import { CONNECTIONS_USAGE, connectionsCommand } from './connections-command.js';
 import { resetPasswordCommand } from './reset-password.js';
 
 const USAGE = `Diosc command line (same configuration as the server: DIOSC_CONFIG, DIOSC_DATA_DIR, DATABASE_URL…)
 
 ${CONNECTIONS_USAGE}
+${COLLECTIONS_USAGE}
 ${ASSISTANTS_USAGE}
   diosc reset-password`;
 
@@ -15,6 +17,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'connections') await connectionsCommand(rest, out);
+  else if (command === 'collections') await collectionsCommand(rest, out);
   else if (command === 'assistants') await assistantsCommand(rest, out);
   else if (command === 'reset-password') await resetPasswordCommand(rest, out);
   else {

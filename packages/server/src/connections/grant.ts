@@ -30,6 +30,33 @@ export function isGrantEntries(value: unknown): value is GrantEntry[] {
   );
 }
 
+const ENTRY_FIELDS = new Set(['collection', 'functions']);
+
+/**
+ * Refuses what a grant's shape cannot carry, at every depth, as the body's top level does: a field
+ * other than `collection` and `functions` in an entry (an `"all": true` or a `"collections"` list
+ * would otherwise be dropped, and the grant stored narrower than its author believed), and a
+ * function named twice in one entry (it would otherwise be merged). Both are `invalid_input`.
+ */
+export function assertGrantShape(value: unknown, name = 'grant'): void {
+  if (!Array.isArray(value)) return;
+  for (const [index, entry] of value.entries()) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
+    for (const key of Object.keys(entry)) {
+      if (!ENTRY_FIELDS.has(key)) {
+        throw new DioscError(
+          'invalid_input',
+          `Unknown field "${key.slice(0, 64)}" in ${name} entry ${index}.`,
+        );
+      }
+    }
+    const functions = (entry as { functions?: unknown }).functions;
+    if (Array.isArray(functions) && new Set(functions).size !== functions.length) {
+      throw new DioscError('invalid_input', `A function is named twice in ${name} entry ${index}.`);
+    }
+  }
+}
+
 /**
  * Checks a requested grant against the account's current collections: every collection must exist
  * and every function must be one its kind supports. Returns the entries normalized (sorted, unique).
@@ -40,6 +67,7 @@ export async function validateGrant(
   accountId: string,
   entries: unknown,
 ): Promise<GrantEntry[]> {
+  assertGrantShape(entries);
   if (!isGrantEntries(entries) || entries.length === 0 || entries.length > 200) {
     throw new DioscError('selection_invalid', 'Give a non-empty list of { collection, functions } entries.');
   }
@@ -52,7 +80,7 @@ export async function validateGrant(
     if (seen.has(entry.collection))
       throw new DioscError('selection_invalid', `Collection "${entry.collection}" is listed twice.`);
     seen.add(entry.collection);
-    const functions = [...new Set(entry.functions)];
+    const functions = entry.functions;
     if (functions.length === 0)
       throw new DioscError('selection_invalid', `Choose at least one function for "${entry.collection}".`);
     for (const fn of functions) {

@@ -1,9 +1,11 @@
-import { DioscError, type WireError } from '@diosc/protocol';
+import { DioscError, ERROR_CODES, type ErrorCode, type WireError } from '@diosc/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Every HTTP refusal is `{ error: { code, message, retryable } }` JSON with the code's status —
- * including Fastify's own errors (bad JSON, body too large, unknown route). Never HTML, never a stack.
+ * Every HTTP refusal is `{ error: { code, message, retryable } }` JSON with the code's status and
+ * `Cache-Control: no-store` — including Fastify's own errors (bad JSON, body too large, an unknown
+ * route, a malformed or over-long path segment). Never HTML, never a stack, never the path echoed.
+ * (Refusals before Fastify has a request — malformed HTTP, timeouts — are `client-errors.ts`'s.)
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(sendError);
@@ -33,26 +35,35 @@ export function sendError(
   const wire = toWireError(error);
   if (wire.code === 'internal') request.log.error({ err: error }, 'unhandled error');
   if (wire.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(wire.retryAfterMs / 1000));
-  reply.header('cache-control', 'no-store').status(statusOf(error, wire)).send({ error: wire });
+  reply.header('cache-control', 'no-store').status(ERROR_CODES[wire.code].status).send({ error: wire });
 }
 
-function statusOf(error: FastifyError | DioscError, wire: WireError): number {
-  if (DioscError.isInstance(error)) return error.status;
-  return wire.code === 'internal' ? 500 : ((error as FastifyError).statusCode ?? 400);
-}
+/** Fastify's own error codes that mean something more precise than "malformed". */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_MAX_PARAM_LENGTH: 'uri_too_long',
+};
+
+/** The remaining Fastify statuses, by what they mean. */
+const STATUSES: Record<number, ErrorCode> = {
+  408: 'request_timeout',
+  413: 'too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  431: 'headers_too_large',
+  503: 'busy',
+};
 
 export function toWireError(error: unknown): WireError {
   if (DioscError.isInstance(error)) return error.toWire();
   const fastifyError = error as Partial<FastifyError>;
   const status = fastifyError.statusCode ?? 500;
-  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413)
-    return new DioscError('too_large').toWire();
-  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
-    return new DioscError('unsupported_media_type').toWire();
-  }
-  if (status === 429) return new DioscError('rate_limited').toWire();
+  const code = FASTIFY_CODES[fastifyError.code ?? ''] ?? STATUSES[status];
+  if (code) return new DioscError(code).toWire();
   if (status >= 400 && status < 500) {
-    return new DioscError('invalid_input', 'The request body is not valid JSON or is malformed.').toWire();
+    return new DioscError('invalid_input', 'The request is malformed.').toWire();
   }
   return new DioscError('internal').toWire();
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config.js';
 import type { Connections } from '../connections/connections.js';
 import type { GrantEntry } from '../connections/grant.js';
+import { loopbackOrigins } from '../http/host-names.js';
 
 /** Who is calling `/mcp`: the live connection its bearer token names, read on this request. */
 export interface McpPrincipal {
@@ -24,6 +25,12 @@ const QUERY_CREDENTIALS = new Set(['access_token', 'token']);
  */
 export function createMcpGuard(deps: { config: ServerConfig; connections: Connections }) {
   const allowedOrigins = new Set([deps.config.publicOrigin, ...deps.config.mcpAllowedOrigins]);
+  const publicPort = Number(new URL(deps.config.publicOrigin).port || 80);
+  // A loopback-bound server is one machine's own: its loopback names on its own ports are its
+  // origins too (what a local client such as the MCP Inspector's browser sends). Other origins stay
+  // refused, whatever their Host.
+  const loopback = (port: number | undefined) =>
+    loopbackOrigins(deps.config, port === undefined ? [publicPort] : [publicPort, port]);
 
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const query = request.url.indexOf('?');
@@ -39,9 +46,14 @@ export function createMcpGuard(deps: { config: ServerConfig; connections: Connec
       }
     }
 
-    // DNS-rebinding protection: a browser always sends Origin; other clients may omit it.
+    // DNS-rebinding protection (with the Host check every request passed already, see
+    // http/request-guards.ts): a browser always sends Origin; other clients may omit it.
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
+    if (
+      origin !== undefined &&
+      !allowedOrigins.has(origin) &&
+      !loopback(request.socket.localPort).includes(origin)
+    ) {
       throw new DioscError('forbidden_origin', 'This origin may not call /mcp.');
     }
 

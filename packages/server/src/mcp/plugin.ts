@@ -7,7 +7,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createUsageBatch } from '../usage/usage-batch.js';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
-import { header, jsonRpcError, mcpErrorHandler, notAllowed, untilAborted } from './replies.js';
+import {
+  header,
+  jsonRpcError,
+  mcpErrorHandler,
+  notAllowed,
+  sendParseError,
+  untilAborted,
+} from './replies.js';
 import { createRequestServer, type RequestServerDeps } from './request-server.js';
 import { createWireCatalog } from './wire-catalog.js';
 
@@ -57,10 +64,19 @@ export const mcpPlugin: FastifyPluginAsync = async (app) => {
   });
 
   app.setErrorHandler(mcpErrorHandler);
-  app.get('/mcp', notAllowed);
-  app.delete('/mcp', notAllowed);
+  // Every other method is 405 before its body (if any) is looked at; HEAD comes with GET.
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: '/mcp',
+    onRequest: notAllowed,
+    handler: notAllowed,
+  });
 
   app.post('/mcp', { bodyLimit: MCP_BODY_LIMIT }, async (request, reply) => {
+    if (request.body === undefined) {
+      sendParseError(reply, 'the body is empty; send one JSON-RPC message');
+      return;
+    }
     // One message per request: the grant read by the guard is then the grant of this very call.
     if (Array.isArray(request.body)) {
       reply

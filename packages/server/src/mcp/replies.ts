@@ -1,6 +1,7 @@
 import type { DioscError } from '@diosc/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../http/errors.js';
+import { UnreadableBody } from '../http/json-body.js';
 
 /** A JSON-RPC error answer that belongs to no request (the request could not be read as one). */
 export const jsonRpcError = (code: number, message: string) => ({
@@ -22,29 +23,34 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A body that is not one readable JSON text (or none at all where a message is needed). */
+export function sendParseError(reply: FastifyReply, detail = 'Invalid JSON'): void {
+  reply
+    .status(400)
+    .header('cache-control', 'no-store')
+    .send(jsonRpcError(-32700, `Parse error: ${detail}`));
+}
+
 /**
- * `/mcp`'s refusals before the SDK: unreadable JSON is a JSON-RPC parse error; everything else
- * (authentication, Origin, rate limit, body size, media type) is the project's `{ error }` JSON.
+ * `/mcp`'s refusals before the SDK: a body that is not readable JSON (malformed, empty, invalid
+ * UTF-8, a byte-order mark, nested too deep) is a JSON-RPC parse error; everything else
+ * (authentication, Host, Origin, rate limit, body size, media type) is the project's `{ error }`.
  */
 export function mcpErrorHandler(
   error: FastifyError | DioscError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  const code = (error as FastifyError).code;
-  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    reply
-      .status(400)
-      .header('cache-control', 'no-store')
-      .send(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
-    return;
-  }
-  sendError(error, request, reply);
+  if (UnreadableBody.is(error)) sendParseError(reply, error.message);
+  else sendError(error, request, reply);
 }
 
-/** Stateless: there is no stream to GET and no session to DELETE. */
-export async function notAllowed(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  reply
+/**
+ * Stateless: there is no stream to GET and no session to DELETE. Answered as an `onRequest` hook
+ * of those routes, so the answer is the same whatever body came with the request (none is read).
+ */
+export async function notAllowed(_request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  return reply
     .status(405)
     .header('allow', 'POST')
     .header('cache-control', 'no-store')

@@ -9,6 +9,7 @@ import '../auth/owner-request.js';
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { browserAccessPlugin } from '../browser-access/plugin.js';
 import { registerActivityRoutes } from './activity-routes.js';
+import { registerCollectionRoutes } from './collection-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
 import { registerOperationRoutes } from './operation-routes.js';
 import { registerSessionRoutes } from './session-routes.js';
@@ -24,15 +25,7 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
   await app.register(fastifyRateLimit, { global: false });
   const cookieName = sessionCookieName(config.publicOrigin);
 
-  // JSON is the only body type; an empty JSON body (a bodiless DELETE or POST) reads as undefined.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text === '') done(null, undefined);
-    else parseJson(request, text, done);
-  });
-
+  // Bodies are the server's one JSON parser (http/json-body.ts): an empty body reads as undefined.
   app.decorateRequest('owner', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -48,7 +41,7 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
     refuseCrossSite(request);
     const mutation = isMutation(request.method);
     if (mutation) assertMutationProvenance(request, config.publicOrigin);
-    if (request.routeOptions.config.ownerSignIn) return;
+    if (request.routeOptions.config.ownerSignIn || request.routeOptions.config.ownerProbe) return;
     request.owner = await authenticateOwner(request, cookieName, sessions, accounts);
     if (mutation && !verifyCsrfToken(request.owner.session.csrf_secret, request.headers['x-csrf-token'])) {
       throw new DioscError('csrf_failed');
@@ -58,6 +51,7 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
   registerSessionRoutes(app);
   registerOperationRoutes(app);
   registerConnectionRoutes(app);
+  registerCollectionRoutes(app);
   registerActivityRoutes(app);
   await app.register(browserAccessPlugin, { prefix: '/browser-access' });
 };

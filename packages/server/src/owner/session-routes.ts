@@ -1,5 +1,6 @@
-import { DioscError } from '@diosc/protocol';
+import { DioscError, type SessionStatus, type SessionView } from '@diosc/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateOwner } from '../auth/authenticate.js';
 import { createCsrfToken } from '../auth/csrf.js';
 import { ownerOf } from '../auth/owner-request.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
@@ -26,11 +27,14 @@ function view(
   account: { id: string; email: string; displayName: string },
   session: SessionRow,
   generation: number,
-) {
+  browserTools: boolean,
+): SessionView {
   return {
     account: { id: account.id, email: account.email, displayName: account.displayName },
     csrfToken: createCsrfToken(session.csrf_secret),
     sessionGeneration: generation,
+    startedAt: new Date(session.created_at).toISOString(),
+    browserTools,
   };
 }
 
@@ -84,6 +88,7 @@ export function registerSessionRoutes(app: FastifyInstance): void {
       { id: account.id, email: account.email, displayName: account.display_name },
       session,
       session.generation,
+      config.browserTools,
     );
   });
 
@@ -93,7 +98,29 @@ export function registerSessionRoutes(app: FastifyInstance): void {
       { id: owner.accountId, email: owner.email, displayName: owner.displayName },
       owner.session,
       await sessions.generationOf(owner.accountId),
+      config.browserTools,
     );
+  });
+
+  // The portal's check on every load: a signed-out visitor is a normal state, so it is a 200 with
+  // `signedIn: false` (a 401 here would show as a failed request in every browser console).
+  app.get('/session/status', { config: { ownerProbe: true } }, async (request): Promise<SessionStatus> => {
+    try {
+      const owner = await authenticateOwner(request, cookieName, sessions, accounts);
+      const generation = await sessions.generationOf(owner.accountId);
+      return {
+        signedIn: true,
+        session: view(
+          { id: owner.accountId, email: owner.email, displayName: owner.displayName },
+          owner.session,
+          generation,
+          config.browserTools,
+        ),
+      };
+    } catch (error) {
+      if (!DioscError.isInstance(error) || error.status !== 401) throw error;
+      return { signedIn: false, ended: error.code === 'session_expired' };
+    }
   });
 
   app.delete('/session', async (request, reply) => {

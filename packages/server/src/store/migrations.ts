@@ -136,6 +136,14 @@ const migrations: Record<string, Migration> = {
   },
   '0003_hub': hubMigration,
   '0004_files': filesMigration,
+  // When the owner disconnected an external collection's provider source (null: connected). The
+  // row stays, so calls naming it answer `source_revoked` instead of `not_found`, and its ID can
+  // never be taken by another source that old grants would then silently reach.
+  '0005_collection_sources': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('collections').addColumn('source_disconnected_at', 'bigint').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -21,6 +21,8 @@ export interface CollectionsTable {
   title: string;
   provider: string | null;
   created_at: number;
+  /** When the owner disconnected the provider source of an external collection; null while connected. */
+  source_disconnected_at: number | null;
 }
 
 export interface ItemsTable {

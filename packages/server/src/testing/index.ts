@@ -4,6 +4,10 @@
  */
 export type { ManualClock } from '../clock.js';
 export { manualClock } from '../clock.js';
+export { createTestAccount } from './accounts.js';
+export type { CallGate, CallMatch, HeldCall } from './call-gate.js';
+export { createCallGate } from './call-gate.js';
+export { HOSTILE_ITEMS, seedHostileCollection } from './hostile-items.js';
 export type { Reply } from './hub-client.js';
 export { EventStream, HubClient } from './hub-client.js';
 export type { HubTestServer } from './hub-server.js';

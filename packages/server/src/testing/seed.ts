@@ -10,6 +10,8 @@ export interface SeedOptions {
   at?: number;
   /** The text of item `i`. */
   body?: (index: number) => string;
+  /** The title of item `i` (default `Item i`). */
+  title?: (index: number) => string;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function seedItems(
 ): Promise<void> {
   const at = options.at ?? Date.now();
   const body = options.body ?? ((index: number) => `body ${index}`);
+  const title = options.title ?? ((index: number) => `Item ${index}`);
   await insertItemRows(
     store.db,
     Array.from({ length: count }, (_, index) => {
@@ -33,7 +36,7 @@ export async function seedItems(
         account_id: accountId,
         collection_id: collection,
         id: `item-${String(index).padStart(5, '0')}`,
-        title: `Item ${index}`,
+        title: title(index),
         content_type: 'text/plain',
         content,
         metadata: null,

@@ -25,6 +25,11 @@ export interface TestServerOptions {
   app?: Omit<Partial<BuildAppOptions>, 'config' | 'store' | 'clock' | 'limits' | 'logger'>;
   /** Registers plugins or routes (a feature under test, a test page) before the server listens. */
   configure?: (app: FastifyInstance) => void | Promise<void>;
+  /**
+   * The loopback address to listen on (default 127.0.0.1); another one (127.0.0.2) leaves the same
+   * port free on 127.0.0.1 for something in front of the server, such as a forwarding proxy.
+   */
+  listenHost?: string;
 }
 
 /** A free loopback port, learned first so the app is built with the matching public origin. */
@@ -52,12 +57,13 @@ function freePort(): Promise<number> {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const testStore = await openTestStore(options.dialect);
+  const host = options.listenHost ?? '127.0.0.1';
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   const config: ServerConfig = {
     ...testStore.config,
     port,
-    host: '127.0.0.1',
+    host,
     publicOrigin: url,
     ...options.config,
   };
@@ -70,7 +76,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: options.logger ?? false,
   });
   await options.configure?.(app);
-  await app.listen({ host: '127.0.0.1', port });
+  await app.listen({ host, port });
   return {
     ...testStore,
     config,

@@ -116,6 +116,29 @@ describe('diosc CLI', () => {
     }
   });
 
+  it('lists the collections whose IDs a grant names, and says so in `connections create --help`', async () => {
+    const listed = await diosc(dir, 'collections', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(
+      /^notes\s+storage\s+Notes\n\s+grantable: items_list,item_read,item_write,item_delete$/m,
+    );
+    expect(listed.stdout).toMatch(/^inbox\s+inbox\s+Inbox\n\s+grantable: items_list,item_read,item_write$/m);
+    expect(listed.stdout).toContain('--grant <id>:<function,…>');
+    const rows = JSON.parse((await diosc(dir, 'collections', 'list', '--json')).stdout) as {
+      id: string;
+      functions: string[];
+    }[];
+    expect(rows.map((row) => row.id)).toEqual(['drive', 'inbox', 'notes']);
+    // What it lists is what --grant takes.
+    const grant = rows.map((row) => `--grant=${row.id}:${row.functions.join(',')}`);
+    expect((await diosc(dir, 'connections', 'create', '--name', 'All listed', ...grant)).code).toBe(0);
+
+    const help = await diosc(dir, 'connections', 'create', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('diosc collections list');
+    expect(help.stdout).toContain('diosc connections create');
+  }, 60_000);
+
   it('rotates and revokes: each old token stops working at once', async () => {
     const created = JSON.parse(
       (await diosc(dir, 'connections', 'create', '--name', 'Bot', '--grant', 'notes:items_list', '--json'))
@@ -178,5 +201,81 @@ describe('diosc CLI', () => {
     const account = await createAccounts(store.db).findByEmail('owner@localhost');
     expect(await verifyPassword(account!.password_hash!, password!)).toBe(true);
     expect(await verifyPassword(account!.password_hash!, 'first password')).toBe(false);
+  });
+
+  it('disconnects an external source through the core: /mcp answers source_revoked; reconnect is refused', async () => {
+    const created = JSON.parse(
+      (
+        await diosc(
+          dir,
+          'connections',
+          'create',
+          '--name',
+          'Mirror reader',
+          '--grant',
+          'drive:items_list',
+          '--grant',
+          'notes:items_list',
+          '--json',
+        )
+      ).stdout,
+    ) as { token: string; connection: { id: string } };
+    const callTool = async (collection: string) => {
+      const response = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${created.token}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'items_list', arguments: { collection } },
+        }),
+      });
+      return (
+        (await response.json()) as {
+          result: { isError?: boolean; structuredContent: { error?: { code: string } } };
+        }
+      ).result;
+    };
+    expect((await callTool('drive')).isError).toBeFalsy();
+    const listed = await diosc(dir, 'collections', 'list');
+    expect(listed.stdout).toMatch(/drive\s+external\s+Drive \(mirror\) \(Example Drive\)\n/);
+
+    const refused = await diosc(dir, 'collections', 'disconnect', 'notes');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('only external collections have a provider source');
+    const grantBefore = await store.db
+      .selectFrom('app_connections')
+      .select(['grant_json', 'grant_generation'])
+      .where('id', '=', created.connection.id)
+      .executeTakeFirstOrThrow();
+
+    const done = await diosc(dir, 'collections', 'disconnect', 'drive');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Disconnected the source of drive "Drive (mirror)"');
+    expect((await callTool('drive')).structuredContent.error?.code).toBe('source_revoked');
+    expect((await callTool('notes')).isError).toBeFalsy();
+    expect((await diosc(dir, 'collections', 'list')).stdout).toMatch(/drive .*source disconnected/);
+    // The grant naming it keeps every entry; a second disconnect changes nothing.
+    expect(
+      await store.db
+        .selectFrom('app_connections')
+        .select(['grant_json', 'grant_generation'])
+        .where('id', '=', created.connection.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual(grantBefore);
+    expect((await diosc(dir, 'collections', 'disconnect', 'drive')).stdout).toContain(
+      'was already disconnected',
+    );
+
+    const reconnect = await diosc(dir, 'collections', 'reconnect', 'drive');
+    expect(reconnect.code).toBe(1);
+    expect(reconnect.stderr).toContain('stays disconnected');
+    expect((await callTool('drive')).structuredContent.error?.code).toBe('source_revoked');
+    expect((await diosc(dir, 'collections', 'reconnect', 'notes')).stderr).toContain('nothing to reconnect');
   });
 });

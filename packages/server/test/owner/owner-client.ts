@@ -62,9 +62,13 @@ export async function callJson<T = Record<string, unknown>>(
   };
 }
 
-export async function signIn(baseUrl: string, password = OWNER_PASSWORD): Promise<OwnerSession> {
+export async function signIn(
+  baseUrl: string,
+  password = OWNER_PASSWORD,
+  email = 'owner@localhost',
+): Promise<OwnerSession> {
   const response = await call(baseUrl, '/session', null, {
-    body: { email: 'owner@localhost', password },
+    body: { email, password },
   });
   if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
   const setCookie = response.headers.get('set-cookie') ?? '';

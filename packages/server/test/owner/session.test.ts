@@ -143,6 +143,44 @@ for (const dialect of DIALECTS) {
       expect(forged.body).toMatchObject({ error: { code: 'unauthenticated' } });
     });
 
+    it('answers the session status with 200 whether signed in, signed out or ended', async () => {
+      server = await startTestServer({ dialect });
+      const none = await callJson(server.url, '/session/status', null);
+      expect(none.status).toBe(200);
+      expect(none.headers.get('cache-control')).toBe('no-store');
+      expect(none.body).toEqual({ signedIn: false, ended: false });
+      expect(
+        (await callJson(server.url, '/session/status', null, { headers: { cookie: 'diosc_session=nope' } }))
+          .body,
+      ).toEqual({
+        signedIn: false,
+        ended: false,
+      });
+      const owner = await signIn(server.url);
+      const live = await callJson<{ signedIn: boolean; session: Record<string, unknown> }>(
+        server.url,
+        '/session/status',
+        owner,
+      );
+      expect(live.status).toBe(200);
+      expect(live.body.signedIn).toBe(true);
+      expect(live.body.session).toEqual({
+        account: { id: owner.accountId, email: 'owner@localhost', displayName: 'Owner' },
+        csrfToken: expect.any(String),
+        sessionGeneration: owner.sessionGeneration,
+        startedAt: new Date(server.clock.now()).toISOString(),
+        browserTools: true,
+      });
+      expect((await call(server.url, '/session', owner, { method: 'DELETE' })).status).toBe(204);
+      const ended = await callJson(server.url, '/session/status', owner);
+      expect(ended.status).toBe(200);
+      expect(ended.body).toEqual({ signedIn: false, ended: true });
+      // A bearer credential is still refused unread, as on every owner route.
+      expect(
+        (await call(server.url, '/session/status', null, { headers: { authorization: 'Bearer x' } })).status,
+      ).toBe(401);
+    });
+
     it('rate-limits sign-in per client and email', async () => {
       server = await startTestServer({ dialect });
       const attempt = (email: string) =>

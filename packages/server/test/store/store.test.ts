@@ -49,7 +49,13 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
     const before = await test.store.db.selectFrom('items').selectAll().orderBy('id').execute();
     const migrations = () => sql<{ name: string }>`select name from kysely_migration order by name`;
     const appliedBefore = (await migrations().execute(test.store.db)).rows.map((r) => r.name);
-    expect(appliedBefore).toEqual(['0001_account_core', '0002_access', '0003_hub', '0004_files']);
+    expect(appliedBefore).toEqual([
+      '0001_account_core',
+      '0002_access',
+      '0003_hub',
+      '0004_files',
+      '0005_collection_sources',
+    ]);
     await migrateToLatest(test.store.db as never);
     const again = await openStore({
       sqlitePath: join(test.dir, 'diosc.sqlite'),
@@ -65,6 +71,7 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0002_access',
       '0003_hub',
       '0004_files',
+      '0005_collection_sources',
     ]);
   });
 

@@ -42,6 +42,10 @@ export class FakeOwnerApi implements OwnerBrowserApi {
   readonly calls: { method: Method; body: unknown }[] = [];
   /** Descriptors served in addition to the catalog's (e.g. a name the catalog does not have). */
   extraTools: ToolDescriptor[] = [];
+  /** Collections whose provider source was disconnected: offered no more, every call answers `source_revoked`. */
+  readonly disconnected = new Set<string>();
+  /** The server's release gate: closed, every endpoint answers `feature_disabled`. */
+  featureDisabled = false;
   private readonly gates = new Map<Method, Gate>();
   private receiptCounter = 0;
 
@@ -62,6 +66,7 @@ export class FakeOwnerApi implements OwnerBrowserApi {
   private async answer<T>(method: Method, body: unknown, signal: AbortSignal | undefined, produce: () => T) {
     if (signal?.aborted) throw signal.reason;
     this.calls.push({ method, body: structuredClone(body) });
+    if (this.featureDisabled) throw new DioscError('feature_disabled');
     const gate = this.gates.get(method);
     if (gate) {
       this.gates.delete(method);
@@ -81,13 +86,15 @@ export class FakeOwnerApi implements OwnerBrowserApi {
   }
 
   private functions(): FunctionName[] {
-    const granted = new Set<FunctionName>(this.selection.flatMap((entry) => entry.functions));
+    const offered = this.selection.filter((entry) => !this.disconnected.has(entry.collection));
+    const granted = new Set<FunctionName>(offered.flatMap((entry) => entry.functions));
     return ['collections_list', ...granted];
   }
 
   private checkCall(call: ToolCall) {
     if (!this.enabled) throw new DioscError('not_enabled');
     if (call.generation !== this.generation) throw new DioscError('generation_changed');
+    if (this.disconnected.has(String(call.input.collection))) throw new DioscError('source_revoked');
   }
 
   session(): Promise<SessionView> {
@@ -95,6 +102,8 @@ export class FakeOwnerApi implements OwnerBrowserApi {
       account: { id: 'acct', email: 'owner@localhost', displayName: 'Owner' },
       csrfToken: 'csrf',
       sessionGeneration: this.sessionGeneration,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      browserTools: true,
     });
   }
 

@@ -4,7 +4,11 @@ import type { OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { KIND_FUNCTIONS } from '../kinds.js';
 
-/** Lists the caller's collections; both the rows and each row's functions are filtered by the grant. */
+/**
+ * Lists the caller's collections; both the rows and each row's functions are filtered by the grant.
+ * A collection whose provider source was disconnected is still listed to a caller granted anything
+ * on it — with no functions and `state: 'disconnected'` — rather than vanishing silently.
+ */
 export async function collectionsList(
   ctx: OperationContext,
   input: OperationInputs['collections_list'],
@@ -21,6 +25,7 @@ export async function collectionsList(
       'c.id',
       'c.kind',
       'c.title',
+      'c.source_disconnected_at',
       eb
         .selectFrom('items as i')
         .select(eb.fn.countAll<number | string>().as('n'))
@@ -42,12 +47,14 @@ export async function collectionsList(
     const granted = grantedFunctions(caller.grant, row.id);
     const functions = KIND_FUNCTIONS[row.kind].filter((fn) => granted === 'all' || granted.includes(fn));
     if (functions.length === 0) continue;
+    const disconnected = row.source_disconnected_at !== null;
     collections.push({
       id: row.id,
       kind: row.kind,
       title: row.title,
       itemCount: Number(row.item_count ?? 0),
-      functions,
+      functions: disconnected ? [] : functions,
+      ...(disconnected ? { state: 'disconnected' as const } : {}),
     });
   }
   const last = rows[limit - 1];

@@ -1,0 +1,38 @@
+import { DioscError } from '@diosc/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config.js';
+import { hostNameOf, ownHostNames } from './host-names.js';
+
+const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
+/** True when the request declares content: a non-zero length, or any transfer coding. */
+function declaresBody(headers: Record<string, string | string[] | undefined>): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/**
+ * Checks every request passes before any feature sees it, on every entry (`/mcp`, the owner API,
+ * the hub, the portal shell, `/healthz`):
+ *
+ * - **Host** must be one of the server's own names (`ownHostNames`) → else 421 `unknown_host`. A
+ *   page whose name was rebound to this address sends its own name, so it is refused here.
+ * - **No body on a bodiless method.** GET, HEAD, DELETE and OPTIONS take no body on any route; one
+ *   that carries one is refused (400 `invalid_input`) rather than silently dropped. This runs as a
+ *   `preParsing` hook, after each feature's own `onRequest` checks (authentication, `/mcp`'s 405).
+ */
+export function installRequestGuards(app: FastifyInstance, config: ServerConfig): void {
+  const names = ownHostNames(config);
+  app.addHook('onRequest', async (request) => {
+    const name = hostNameOf(request.headers.host);
+    if (name === undefined || !names.has(name)) {
+      throw new DioscError('unknown_host', 'This server does not answer to that host name.');
+    }
+  });
+  app.addHook('preParsing', async (request) => {
+    if (BODYLESS.has(request.method) && declaresBody(request.headers)) {
+      throw new DioscError('invalid_input', `A ${request.method} request takes no body.`);
+    }
+  });
+}

@@ -1,0 +1,52 @@
+import type { Server } from 'node:http';
+import type { FastifyHttpOptions } from 'fastify';
+import { clientErrorHandler } from './client-errors.js';
+
+/**
+ * How long the server waits for a client, and how many it holds at once. Without them a client
+ * that sends its headers and then a few bytes of a declared body keeps its connection forever
+ * (Fastify's default request timeout is none). Documented in docs/architecture.md (HTTP limits).
+ */
+export interface HttpLimits {
+  /** The request line and every header must have arrived within this (Node: `headersTimeout`). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must have arrived within this → 408 `request_timeout`. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** How often Node checks the two timeouts above: a stalled request ends within one period. */
+  timeoutCheckIntervalMs: number;
+  /** Open connections at most; one more is answered 503 `busy` and closed. */
+  maxConnections: number;
+  /** The request line and headers together, in bytes → 431 `headers_too_large`. */
+  maxHeaderBytes: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 10_000,
+  timeoutCheckIntervalMs: 1_000,
+  maxConnections: 1_024,
+  maxHeaderBytes: 16 * 1024,
+};
+
+/** Fastify's constructor options for `limits`, and the handler that answers unreadable requests. */
+export function httpServerOptions(limits: HttpLimits): FastifyHttpOptions<Server> {
+  return {
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      // Node would answer a missing Host itself (a bare 400); our Host check answers it instead.
+      requireHostHeader: false,
+    },
+    clientErrorHandler,
+    // Fastify's own 503 while closing has its own shape; `refuseWhileClosing` answers instead.
+    return503OnClosing: false,
+  };
+}

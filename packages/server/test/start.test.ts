@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../../..');
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe('npm start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'diosc-start-'));
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints one address, and it is the one sign-in works on', async () => {
+    const port = await freePort();
+    child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DIOSC_DATA_DIR: dir,
+        DIOSC_PORT: String(port),
+        DIOSC_OWNER_PASSWORD: 'start pass',
+      },
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    const deadline = Date.now() + 20_000;
+    while (!output.includes('Diosc is running') && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    // Whatever else is logged right after the banner counts too.
+    await new Promise((done) => setTimeout(done, 300));
+    const addresses = new Set([...output.matchAll(/https?:\/\/[^\s"'`)]+/g)].map((match) => match[0]));
+    expect([...addresses]).toEqual([`http://localhost:${port}`]);
+
+    const address = [...addresses][0]!;
+    const signIn = await fetch(`${address}/api/owner/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: address },
+      body: JSON.stringify({ email: 'owner@localhost', password: 'start pass' }),
+    });
+    expect(signIn.status).toBe(200);
+  });
+});
