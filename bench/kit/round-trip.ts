@@ -1,9 +1,5 @@
-import type { HubTestServer } from '@diosc/server/testing';
+import type { HubTestServer, ScriptedCall, ScriptedStep } from '@diosc/server/testing';
 import type { Browser, Page } from 'playwright-core';
-import type {
-  ScriptedCall,
-  ScriptedStep,
-} from '../../packages/server/src/hub/model/scripted/scripted-model.js';
 
 export interface ClientTiming {
   /** Model call to the next model call, through the hub and the page. */

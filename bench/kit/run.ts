@@ -5,12 +5,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { bundleBrowser, bundleKit, KIT_GZIP_BUDGET_BYTES, writeKitDist } from '@diosc/kit/build';
+import { kitAssetsPlugin } from '@diosc/server';
 import { startHubServer } from '@diosc/server/testing';
 import { bundlePage } from '../../e2e/support/bundle-page.js';
 import { launchChromium } from '../../e2e/support/chromium.js';
-import { bundleBrowser, bundleKit, KIT_GZIP_BUDGET_BYTES } from '../../packages/kit/scripts/bundle.js';
-import { writeKitDist } from '../../packages/kit/scripts/write-dist.js';
-import { kitAssetsPlugin } from '../../packages/server/src/kit-assets/plugin.js';
 import { measureReadPage } from './read-page.js';
 import { measureRoundTrip } from './round-trip.js';
 

@@ -1,13 +1,7 @@
 import type { ConsoleMessage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableBrowserTools, waitForAvailability } from './support/automation.js';
-import {
-  OWNER_PASSWORD,
-  type PortalHarness,
-  signIn,
-  startPortal,
-  visibleText,
-} from './support/portal-harness.js';
+import { OWNER_PASSWORD, type PortalHarness, startPortal, visibleText } from './support/portal-harness.js';
 import { type Agent, attachAgent, failureText } from './support/webmcp-agent.js';
 
 /**

@@ -114,7 +114,8 @@ describe('no success before the result (native WebMCP)', () => {
     expect(response.status).toBe('Error');
     expect(failureText(response)).toContain('precondition_failed');
     expect((await note('ideas')).content).toBe('Saved by the owner');
-    await toast('The change was not applied (precondition_failed)').waitFor();
+    // In words, not the raw code (the code's short name; its sentence is in errors.*).
+    await toast('The change was not applied (Changed meanwhile)').waitFor();
     await expect.poll(() => row(requestId, 'in-progress').count()).toBe(0);
     expect(await toast(`request ${requestId}`).count()).toBe(0);
   });

@@ -2,16 +2,17 @@ import { rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type HubTestServer, startHubServer } from '@diosc/server/testing';
+import { writeKitDist } from '@diosc/kit/build';
+import { kitAssetsPlugin } from '@diosc/server';
+import {
+  type AssistantRecord,
+  type HubOptions,
+  type HubTestServer,
+  type ScriptedCall,
+  type ScriptedStep,
+  startHubServer,
+} from '@diosc/server/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { writeKitDist } from '../../../packages/kit/scripts/write-dist.js';
-import type { AssistantRecord } from '../../../packages/server/src/hub/assistants/assistants.js';
-import type { HubOptions } from '../../../packages/server/src/hub/hub-context.js';
-import type {
-  ScriptedCall,
-  ScriptedStep,
-} from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { kitAssetsPlugin } from '../../../packages/server/src/kit-assets/plugin.js';
 import { launchChromium } from '../../support/chromium.js';
 import { addShopPage, bundleShopApp } from './shop-page.js';
 

@@ -1,4 +1,5 @@
-import type { ScriptedCall } from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
+import type { ScriptedCall, ScriptedStep } from '@diosc/server/testing';
+import type { Step } from './kit-e2e.js';
 
 interface ToolResultPart {
   type: 'tool-result';
@@ -39,9 +40,6 @@ export async function callsReach(
   }
   return calls[count - 1]!;
 }
-
-type Step = import('./kit-e2e.js').Step;
-type ScriptedStep = import('../../../packages/server/src/hub/model/scripted/scripted-model.js').ScriptedStep;
 
 /** A script that answers its calls with these steps in order (a function step may wait), then "Done.". */
 export function sequence(...steps: (ScriptedStep | Step)[]): Step {

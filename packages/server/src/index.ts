@@ -8,5 +8,6 @@ export { manualClock, systemClock } from './clock.js';
 export type { ServerConfig } from './config.js';
 export { loadConfig } from './config.js';
 export { ensureOwner } from './first-run.js';
+export { DEFAULT_KIT_DIR, kitAssetsPlugin } from './kit-assets/plugin.js';
 export type { Store } from './store/dialect.js';
 export { openStore } from './store/dialect.js';

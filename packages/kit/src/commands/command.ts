@@ -18,9 +18,3 @@ export function requireInit(kit: KitContext): NonNullable<KitContext['session']>
     throw invalid("the kit is not started: call diosc('init', { hubUrl, publishableKey }) first");
   return kit.session;
 }
-
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Object.getPrototypeOf(value) === Object.prototype;

@@ -1,10 +1,11 @@
+import { isPlainObject } from '@diosc/protocol';
 import { createTranslator, LOCALES, pickLocale } from '../i18n/translator.js';
 import { startSession } from '../runtime/kit-session.js';
 import { runBrowserCall } from '../runtime/run-browser-call.js';
 import type { InitOptions } from '../types.js';
 import { loadWebMcpBridge } from '../webmcp/load-bridge.js';
 import { mountWidget } from '../widget/mount-widget.js';
-import { type Command, expectArgs, invalid, isPlainObject } from './command.js';
+import { type Command, expectArgs, invalid } from './command.js';
 
 const KEYS = ['hubUrl', 'publishableKey', 'identity', 'locale', 'theme', 'mount', 'webmcp', 'open', 'fetch'];
 const USAGE = "diosc('init', { hubUrl, publishableKey, identity?, locale?, theme?, mount?, webmcp?, open? })";

@@ -1,9 +1,4 @@
-import {
-  type BrowserInterrupt,
-  CodedError,
-  INTERRUPT_ANSWER_MAX_BYTES,
-  type InterruptAnswer,
-} from '@diosc/protocol';
+import { type BrowserInterrupt, INTERRUPT_ANSWER_MAX_BYTES, type InterruptAnswer } from '@diosc/protocol';
 import { readSnapshot } from '../adapter/browser-adapter.js';
 import type { HubClient } from '../hub-client/hub-client.js';
 import { errorCode, errorText, type Outcome } from './browser-call.js';

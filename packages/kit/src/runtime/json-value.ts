@@ -1,3 +1,5 @@
+import { isPlainObject } from '@diosc/protocol';
+
 /** Either the JSON form of a value or why it has none (said to the developer and the model). */
 export type JsonCheck = { ok: true; value: unknown } | { ok: false; reason: string };
 
@@ -9,9 +11,7 @@ function describe(value: unknown): string | null {
   if (typeof value === 'bigint') return 'a bigint';
   if (typeof value === 'undefined') return 'undefined';
   if (typeof Node !== 'undefined' && value instanceof Node) return 'a DOM node';
-  if (Array.isArray(value)) return null;
-  const proto = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) return null;
+  if (Array.isArray(value) || isPlainObject(value)) return null;
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return null;
   return `a ${(value as object).constructor?.name ?? 'non-plain object'}`;
 }

@@ -11,6 +11,7 @@ import type {
   ToolActivity,
   TurnView,
 } from '@diosc/protocol';
+import { canonicalJson } from '@diosc/protocol';
 
 /** One open event stream of the fake hub. */
 export interface FakeStream {
@@ -74,17 +75,7 @@ export function newId(prefix: string): string {
 
 /** SHA-256 (hex) of canonical JSON, as the hub digests consensus arguments. */
 export async function argsDigest(args: Record<string, unknown>): Promise<string> {
-  const sort = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(sort)
-      : value && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.entries(value)
-              .sort(([a], [b]) => (a < b ? -1 : 1))
-              .map(([k, v]) => [k, sort(v)]),
-          )
-        : value;
-  const bytes = new TextEncoder().encode(JSON.stringify(sort(args)));
+  const bytes = new TextEncoder().encode(canonicalJson(args));
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }

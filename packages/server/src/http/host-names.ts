@@ -35,6 +35,23 @@ export function ownHostNames(
 }
 
 /**
+ * Whether a request naming host `name` (from `hostNameOf`) may be served: one of the server's own
+ * names, or a loopback name on a connection that really arrived over loopback — a health check
+ * inside a container whose server listens on 0.0.0.0 says `Host: 127.0.0.1`. That is no opening for
+ * DNS rebinding: a rebound page's browser sends the page's own name, never a loopback one.
+ */
+export function hostAllowed(
+  name: string | undefined,
+  names: ReadonlySet<string>,
+  localAddress: string | undefined,
+): boolean {
+  if (name === undefined) return false;
+  if (names.has(name)) return true;
+  const local = (localAddress ?? '').replace(/^::ffff:/, '');
+  return (LOOPBACK_NAMES as readonly string[]).includes(name) && isLoopbackHost(local);
+}
+
+/**
  * The browser origins a loopback-bound server is reached from besides its public origin: each
  * loopback name on each of `ports` (the public origin's and the one the connection came in on).
  * Empty when the server listens beyond loopback.

@@ -1,7 +1,7 @@
 import { DioscError } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.js';
-import { hostNameOf, ownHostNames } from './host-names.js';
+import { hostAllowed, hostNameOf, ownHostNames } from './host-names.js';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
@@ -16,8 +16,9 @@ function declaresBody(headers: Record<string, string | string[] | undefined>): b
  * Checks every request passes before any feature sees it, on every entry (`/mcp`, the owner API,
  * the hub, the portal shell, `/healthz`):
  *
- * - **Host** must be one of the server's own names (`ownHostNames`) → else 421 `unknown_host`. A
- *   page whose name was rebound to this address sends its own name, so it is refused here.
+ * - **Host** must be one of the server's own names (`ownHostNames`), or a loopback name on a
+ *   loopback connection (`hostAllowed`) → else 421 `unknown_host`. A page whose name was rebound
+ *   to this address sends its own name, so it is refused here.
  * - **No body on a bodiless method.** GET, HEAD, DELETE and OPTIONS take no body on any route; one
  *   that carries one is refused (400 `invalid_input`) rather than silently dropped. This runs as a
  *   `preParsing` hook, after each feature's own `onRequest` checks (authentication, `/mcp`'s 405).
@@ -25,8 +26,7 @@ function declaresBody(headers: Record<string, string | string[] | undefined>): b
 export function installRequestGuards(app: FastifyInstance, config: ServerConfig): void {
   const names = ownHostNames(config);
   app.addHook('onRequest', async (request) => {
-    const name = hostNameOf(request.headers.host);
-    if (name === undefined || !names.has(name)) {
+    if (!hostAllowed(hostNameOf(request.headers.host), names, request.socket.localAddress)) {
       throw new DioscError('unknown_host', 'This server does not answer to that host name.');
     }
   });

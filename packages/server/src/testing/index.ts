@@ -4,6 +4,9 @@
  */
 export type { ManualClock } from '../clock.js';
 export { manualClock } from '../clock.js';
+export type { AssistantRecord } from '../hub/assistants/assistants.js';
+export type { HubOptions } from '../hub/hub-context.js';
+export type { Script, ScriptedCall, ScriptedStep } from '../hub/model/scripted/scripted-model.js';
 export { createTestAccount } from './accounts.js';
 export type { CallGate, CallMatch, HeldCall } from './call-gate.js';
 export { createCallGate } from './call-gate.js';

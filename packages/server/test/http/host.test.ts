@@ -1,6 +1,6 @@
 import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostNameOf, isLoopbackHost, ownHostNames } from '../../src/http/host-names.js';
+import { hostAllowed, hostNameOf, isLoopbackHost, ownHostNames } from '../../src/http/host-names.js';
 import { ALL_NOTES, createConnection } from '../mcp/support.js';
 import { head, rawRequest, withBody } from './raw-client.js';
 import { snapshot } from './snapshot.js';
@@ -65,6 +65,17 @@ describe('the Host rule', () => {
     expect([...ownHostNames({ ...base, host: '0.0.0.0' })].sort()).toEqual(['diosc.example', 'lan.example']);
   });
 
+  it('takes a loopback name only over a loopback connection on a server bound beyond loopback', () => {
+    const names = ownHostNames({ host: '0.0.0.0', publicOrigin: 'https://diosc.example', allowedHosts: [] });
+    expect(hostAllowed('diosc.example', names, '10.1.2.3')).toBe(true);
+    expect(hostAllowed('127.0.0.1', names, '10.1.2.3')).toBe(false);
+    expect(hostAllowed('localhost', names, '10.1.2.3')).toBe(false);
+    expect(hostAllowed('127.0.0.1', names, '127.0.0.1')).toBe(true);
+    expect(hostAllowed('[::1]', names, '::ffff:127.0.0.1')).toBe(true);
+    expect(hostAllowed('evil.example', names, '127.0.0.1')).toBe(false);
+    expect(hostAllowed(undefined, names, '127.0.0.1')).toBe(false);
+  });
+
   it('a loopback-bound server answers its loopback names and origins on its port, and refuses others', async () => {
     server = await startTestServer();
     const port = Number(new URL(server.url).port);
@@ -99,7 +110,9 @@ describe('the Host rule', () => {
       (await rawRequest(port, head('GET', '/healthz', { host }, port))).status;
     expect(await status('diosc.example')).toBe(200);
     expect(await status('lan.example:3000')).toBe(200);
-    expect(await status(`localhost:${port}`)).toBe(421);
-    expect(await status(`127.0.0.1:${port}`)).toBe(421);
+    // Reached over loopback (a health check in its container), its loopback names answer too.
+    expect(await status(`127.0.0.1:${port}`)).toBe(200);
+    expect(await status('evil.example')).toBe(421);
+    expect(await status('other.lan.example')).toBe(421);
   });
 });
