@@ -66,8 +66,8 @@ export class DioscWidget extends LitElement {
         ${state.messages.length === 0 && !draft ? html`<li class="empty">${t.t('panel.empty')}</li>` : nothing}
         ${state.messages.map((message) => messageView(message, t, this.#download))}
         ${draft && (draft.text || draft.tools.length || draft.files.length) ? messageView({ role: 'assistant', ...draft }, t, this.#download, true) : nothing}
-        ${isTurnActive(state) && !draft?.text ? html`<li class="working" role="status">${t.t('turn.working')}</li>` : nothing}
-        ${state.notice ? html`<li class="notice ${state.notice.kind}" role="status">${state.notice.kind === 'failed' ? t.t('turn.failed', { message: state.notice.message ?? '' }) : t.t('turn.cancelled')}</li>` : nothing}
+        ${isTurnActive(state) && !draft?.text ? html`<li class="working"><span role="status">${t.t('turn.working')}</span></li>` : nothing}
+        ${state.notice ? html`<li class="notice ${state.notice.kind}"><span role="status">${state.notice.kind === 'failed' ? t.t('turn.failed', { message: state.notice.message ?? '' }) : t.t('turn.cancelled')}</span></li>` : nothing}
       </ol>
       ${
         pending.length > 0 && !this.#shown.value
