@@ -1,5 +1,6 @@
 import { startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testDialects } from '../src/testing/dialects.js';
 
 /** `@diosc/server/testing` is the door the hub's and the kit's suites extend: it must take their parts. */
 describe('startTestServer', () => {
@@ -30,5 +31,25 @@ describe('startTestServer', () => {
     expect(await server.app.diosc.accounts.findById(server.accountId)).toMatchObject({
       email: 'owner@localhost',
     });
+  });
+});
+
+/** A dialect suite never quietly loses PostgreSQL: under CI the missing URL is an error. */
+describe('testDialects', () => {
+  it('runs on PostgreSQL when the test server is named, on SQLite only outside CI otherwise', () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/postgres';
+    expect(testDialects({ DIOSC_TEST_POSTGRES_URL: url })).toEqual([
+      { name: 'sqlite' },
+      { name: 'postgres', url },
+    ]);
+    expect(testDialects({ DIOSC_TEST_POSTGRES_URL: url, CI: 'true' })).toHaveLength(2);
+    expect(testDialects({})).toEqual([{ name: 'sqlite' }]);
+    expect(testDialects({ CI: 'false' })).toEqual([{ name: 'sqlite' }]);
+  });
+
+  it('refuses to drop PostgreSQL under CI', () => {
+    for (const CI of ['true', '1', 'yes']) {
+      expect(() => testDialects({ CI })).toThrow(/DIOSC_TEST_POSTGRES_URL is not/);
+    }
   });
 });

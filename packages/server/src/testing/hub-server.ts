@@ -7,9 +7,10 @@ import {
   type Script,
   type ScriptedModel,
 } from '../hub/model/scripted/scripted-model.js';
+import type { TestDialect } from './dialects.js';
 import { type EventStream, HubClient } from './hub-client.js';
 import { startTestServer, type TestServer } from './test-server.js';
-import { DIALECTS, type TestDialect } from './test-store.js';
+import { DIALECTS } from './test-store.js';
 
 export interface HubTestServer extends TestServer {
   model: ScriptedModel;

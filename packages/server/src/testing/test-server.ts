@@ -4,7 +4,8 @@ import type { AccountLimits } from '../account/limits.js';
 import { type BuildAppOptions, buildApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import type { ServerConfig } from '../config.js';
-import { openTestStore, type TestDialect, type TestStore } from './test-store.js';
+import type { TestDialect } from './dialects.js';
+import { openTestStore, type TestStore } from './test-store.js';
 
 export interface TestServer extends TestStore {
   app: FastifyInstance;
