@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
-const DIALECT = /\((sqlite|postgres)\)/;
+const DIALECT = /\('?(sqlite|postgres)'?\)/;
 
 /** `{ passed, failed, skipped, dialects: { sqlite, postgres }, chromium }` from the JSON report. */
 export function summarize(reportPath, root) {

@@ -38,6 +38,12 @@ export interface BuildAppOptions {
   http?: Partial<HttpLimits>;
   /** Test seam: holds calls in flight at a known point (see `CallHold`); production passes none. */
   holdCall?: CallHold;
+  /**
+   * Test seam: the store the account core runs on, when a test needs it apart from the app's — a
+   * second connection whose statements it can slow down (`startTestServer({ coreStorePlugins })`).
+   * Production passes none and the core shares `store`.
+   */
+  coreStore?: Store;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -67,7 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     store: options.store,
     clock,
     core: createAccountCore({
-      store: options.store,
+      store: options.coreStore ?? options.store,
       clock,
       limits: options.limits,
       hold: options.holdCall,

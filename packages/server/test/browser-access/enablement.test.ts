@@ -1,18 +1,18 @@
 import { descriptorsFor } from '@diosc/protocol';
-import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCollection } from '../../src/account/collections.js';
 import { callJson, type OwnerSession, signIn } from '../owner/owner-client.js';
 import { browserClient } from './browser-client.js';
 
-describe('browser access: enablement, descriptors, selection', () => {
+describe.each(DIALECTS)('browser access: enablement, descriptors, selection ($name)', (dialect) => {
   let server: TestServer;
   let owner: OwnerSession;
   let browser: ReturnType<typeof browserClient>;
   afterEach(() => server.close());
 
   async function start() {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     owner = await signIn(server.url);
     browser = browserClient(server.url, owner);
   }

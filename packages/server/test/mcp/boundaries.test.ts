@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_BODY_LIMIT } from '../../src/mcp/plugin.js';
 import { createConnection, postMcp } from './support.js';
@@ -14,11 +14,11 @@ const writeCall = (requestId: string) => ({
   },
 });
 
-describe('HTTP MCP boundaries', () => {
+describe.each(DIALECTS)('HTTP MCP boundaries ($name)', (dialect) => {
   let server: TestServer;
   let token: string;
   beforeAll(async () => {
-    server = await startTestServer({ limits: { callsPerMinutePerCaller: 10 } });
+    server = await startTestServer({ dialect, limits: { callsPerMinutePerCaller: 10 } });
     ({ token } = await createConnection(server, [
       { collection: 'notes', functions: ['items_list', 'item_write'] },
     ]));

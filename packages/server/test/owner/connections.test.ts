@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/secrets.js';
 import { callJson, type OwnerSession, signIn } from './owner-client.js';
@@ -11,11 +11,11 @@ interface ConnectionView {
   tokenExpiresAt: string | null;
 }
 
-describe('connected apps, owner operations and activity', () => {
+describe.each(DIALECTS)('connected apps, owner operations and activity ($name)', (dialect) => {
   let server: TestServer;
   let owner: OwnerSession;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     owner = await signIn(server.url);
   });
   afterAll(() => server.close());

@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Call, callJson, type OwnerSession, signIn } from './owner-client.js';
 
@@ -6,11 +6,11 @@ import { type Call, callJson, type OwnerSession, signIn } from './owner-client.j
  * Each refused request is a real mutation (enable browser access, create a connection, sign out)
  * with every credential right except the one under test; afterwards the rows are compared.
  */
-describe('mutation guard', () => {
+describe.each(DIALECTS)('mutation guard ($name)', (dialect) => {
   let server: TestServer;
   let owner: OwnerSession;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     owner = await signIn(server.url);
   });
   afterAll(() => server.close());
