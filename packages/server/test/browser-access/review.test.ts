@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
       expect(receipt.expiresAt).toBe(new Date(server.clock.now() + RECEIPT_TTL_MS).toISOString());
       expect(receipt.digest).toMatch(/^[0-9a-f]{64}$/);
       expect(receipt.effects).toMatchObject({
-        collection: { id: 'notes', kind: 'storage', title: expect.any(String) },
+        collection: { id: 'notes', kind: 'storage', title: 'Notes' },
         item: 'groceries',
         action: 'replace',
         before: { id: 'groceries', version: '1', content: expect.stringContaining('oat milk') },
@@ -287,13 +287,15 @@ for (const dialect of DIALECTS) {
       await start([{ collection: 'notes', functions: ['items_list', 'item_write'] }]);
       const receipt = await preparedAndAcknowledged(create('perm', 'x'));
       const before = await snapshot();
-      for (const permissions of [
-        [{ collection: 'notes', functions: ['item_write', 'item_delete'] }],
-        [{ collection: 'inbox', functions: ['item_write'] }],
-        'all',
-      ]) {
+      const attempts: [unknown, number, string][] = [
+        [[{ collection: 'notes', functions: ['item_write', 'item_delete'] }], 403, 'not_granted'],
+        [[{ collection: 'inbox', functions: ['item_write'] }], 403, 'not_granted'],
+        ['all', 400, 'invalid_input'],
+      ];
+      for (const [permissions, status, code] of attempts) {
         const refused = await browser.execute(receipt, { permissions });
-        expect([400, 403]).toContain(refused.status);
+        expect(refused.status, JSON.stringify(permissions)).toBe(status);
+        expect(refused.body).toMatchObject({ error: { code } });
         expect(await snapshot()).toEqual(before);
       }
       const ok = await browser.execute(receipt, {

@@ -207,7 +207,7 @@ describe.each(DIALECTS)('HTTP MCP tools ($name)', (dialect) => {
 
     const notJsonRpc = await postMcp(server, { hello: 'world' }, auth);
     expect(notJsonRpc.status).toBe(400);
-    expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
 
     const unknownMethod = await postMcp(server, { jsonrpc: '2.0', id: 2, method: 'resources/destroy' }, auth);
     expect(await unknownMethod.json()).toMatchObject({ id: 2, error: { code: -32601 } });

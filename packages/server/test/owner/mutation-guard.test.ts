@@ -72,12 +72,15 @@ describe.each(DIALECTS)('mutation guard ($name)', (dialect) => {
   it('refuses a mutation with neither Origin nor Referer, and checks Referer when Origin is absent', async () => {
     await expectRefused({ origin: undefined }, 403, 'forbidden_origin');
     await expectRefused({ origin: undefined, referer: 'https://evil.example/page' }, 403, 'forbidden_origin');
+    const beforeReferer = await snapshot();
     const viaReferer = await callJson(server.url, '/browser-access', owner, {
       method: 'PUT',
       body: { selection: [{ collection: 'notes', functions: ['items_list'] }] },
       headers: { origin: undefined, referer: `${server.url}/portal/automation` },
     });
     expect(viaReferer.status).toBe(200);
+    // Accepted means done: the enablement is stored (the refusals above are not a broken route).
+    expect(await snapshot()).not.toEqual(beforeReferer);
     await callJson(server.url, '/browser-access', owner, { method: 'DELETE' });
   });
 
@@ -99,6 +102,7 @@ describe.each(DIALECTS)('mutation guard ($name)', (dialect) => {
       headers: { 'x-csrf-token': undefined },
     });
     expect(inBody.status).toBe(403);
+    expect(inBody.body).toMatchObject({ error: { code: 'csrf_failed' } });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -109,10 +113,12 @@ describe.each(DIALECTS)('mutation guard ($name)', (dialect) => {
     });
     expect(read.status).toBe(403);
     expect(read.body).toMatchObject({ error: { code: 'cross_site' } });
+    expect(JSON.stringify(read.body)).not.toContain('connections');
     const sameOrigin = await callJson(server.url, '/connections', owner, {
       headers: { 'sec-fetch-site': 'same-origin' },
     });
     expect(sameOrigin.status).toBe(200);
+    expect(sameOrigin.body).toMatchObject({ connections: expect.any(Array) });
   });
 
   it('refuses form and text bodies with 415', async () => {
@@ -132,6 +138,7 @@ describe.each(DIALECTS)('mutation guard ($name)', (dialect) => {
         headers: { 'content-type': type },
       });
       expect(refused.status).toBe(415);
+      expect(refused.body).toMatchObject({ error: { code: 'unsupported_media_type' } });
       expect(await snapshot()).toEqual(before);
     }
   });
@@ -144,6 +151,7 @@ describe.each(DIALECTS)('mutation guard ($name)', (dialect) => {
       body: new Uint8Array(Buffer.from('{"selection":[{"collection":"notes","functions":["items_list"]}]}')),
     });
     expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ error: { code: 'unsupported_media_type' } });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -155,10 +163,12 @@ describe.each(DIALECTS)('mutation guard ($name)', (dialect) => {
       headers: { origin: 'https://evil.example' },
     });
     expect(wrongOrigin.status).toBe(403);
+    expect(wrongOrigin.body).toMatchObject({ error: { code: 'forbidden_origin' } });
     const crossSite = await callJson(server.url, '/session', null, {
       body,
       headers: { 'sec-fetch-site': 'cross-site' },
     });
+    expect(crossSite.status).toBe(403);
     expect(crossSite.body).toMatchObject({ error: { code: 'cross_site' } });
     expect(await snapshot()).toEqual(before);
   });
