@@ -174,7 +174,10 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
     expect(await receiptRow(f.store, f.owner.actor, 'req-prune-dead')).toBeUndefined();
     expect(await receiptRow(f.store, f.owner.actor, 'req-prune-2')).toMatchObject({ status: 'committed' });
     // The item itself stays; only the replay record went. The old ID now executes as new input.
-    expect(await itemRow(f.store, f.accountId, 'notes', 'replayed')).toBeDefined();
+    expect(await itemRow(f.store, f.accountId, 'notes', 'replayed')).toMatchObject({
+      content: 'first',
+      version: 1,
+    });
     await refusedWithoutChange(
       f,
       () => f.core.execute('item_write', create('req-prune-1'), f.owner),
