@@ -1,14 +1,15 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDialects } from '../src/testing/dialects.js';
 
 /** `@diosc/server/testing` is the door the hub's and the kit's suites extend: it must take their parts. */
-describe('startTestServer', () => {
+describe.each(DIALECTS)('startTestServer ($name)', (dialect) => {
   let server: TestServer | undefined;
   afterEach(() => server?.close());
 
   it('registers extra plugins before listening and applies configuration over the test defaults', async () => {
     server = await startTestServer({
+      dialect,
       config: { mcpAllowedOrigins: ['https://agent.test'] },
       configure: async (app) => {
         await app.register(

@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '@diosc/protocol';
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { startTestServer, type TestDialect, type TestServer } from '@diosc/server/testing';
 import { expect } from 'vitest';
 import { ALL_NOTES, createConnection } from '../mcp/support.js';
 import { type RawAnswer, rawRequest, withBody } from './raw-client.js';
@@ -59,8 +59,9 @@ export interface RawRequestSpec {
  * a body, so the body checks can be reached), every route of Fastify's tree, and the rows as they
  * were — for suites that throw raw HTTP at all of it and then check nothing changed.
  */
-export async function startRawSuite() {
+export async function startRawSuite(dialect: TestDialect) {
   const server: TestServer = await startTestServer({
+    dialect,
     app: {
       http: { requestTimeoutMs: REQUEST_TIMEOUT_MS, headersTimeoutMs: 500, timeoutCheckIntervalMs: 100 },
     },
