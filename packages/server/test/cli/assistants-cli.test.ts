@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer } from '@diosc/server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyAssistantsFile } from '../../src/hub/assistants/assistants-file.js';
 
@@ -88,9 +88,9 @@ describe('diosc assistants', () => {
   });
 });
 
-describe('DIOSC_ASSISTANTS', () => {
+describe.each(DIALECTS)('DIOSC_ASSISTANTS ($name)', (dialect) => {
   it('creates and then updates assistants by name from a YAML file, and refuses secrets in it', async () => {
-    const server = await startTestServer();
+    const server = await startTestServer({ dialect });
     try {
       const file = join(server.dir, 'assistants.yaml');
       writeFileSync(
