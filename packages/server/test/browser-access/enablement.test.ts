@@ -110,6 +110,7 @@ describe.each(DIALECTS)('browser access: enablement, descriptors, selection ($na
       body: { selection: [{ collection: 'notes', functions: ['items_list'] }], all: true },
     });
     expect(unknownField.status).toBe(400);
+    expect(unknownField.body).toMatchObject({ error: { code: 'invalid_input' } });
     expect(await connectionRows()).toEqual([]);
   });
 
@@ -158,6 +159,7 @@ describe.each(DIALECTS)('browser access: enablement, descriptors, selection ($na
         { [field]: [{ collection: 'later', functions: ['items_list'] }] },
       );
       expect(smuggled.status).toBe(400);
+      expect(smuggled.body).toMatchObject({ error: { code: 'invalid_input' } });
     }
     expect(await connectionRows()).toEqual(connectionsBefore);
     const usageAfter = await usageRows();

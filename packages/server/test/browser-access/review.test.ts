@@ -184,12 +184,16 @@ for (const dialect of DIALECTS) {
       await start();
       const prepared = await browser.prepare('item_write', create('ack', 'x'));
       const { id, digest } = prepared.body.receipt;
-      for (const headers of [{ 'x-csrf-token': undefined }, { origin: 'https://evil.example' }]) {
+      for (const [headers, code] of [
+        [{ 'x-csrf-token': undefined }, 'csrf_failed'],
+        [{ origin: 'https://evil.example' }, 'forbidden_origin'],
+      ] as const) {
         const refused = await callJson(server.url, `/browser-access/receipts/${id}/acknowledge`, owner, {
           body: { digest },
           headers,
         });
         expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({ error: { code } });
       }
       const row = await server.store.db
         .selectFrom('review_receipts')

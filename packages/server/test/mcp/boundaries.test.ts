@@ -128,6 +128,7 @@ describe.each(DIALECTS)('HTTP MCP boundaries ($name)', (dialect) => {
     await expectRefused(await postMcp(server, huge, auth), 413, 'too_large');
     const get = await fetch(`${server.url}/mcp`, { headers: { ...auth, accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
+    expect(await get.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
     expect((await fetch(`${server.url}/mcp`)).status).toBe(401);
   });
 

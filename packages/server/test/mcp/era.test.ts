@@ -81,5 +81,6 @@ describe.each(DIALECTS)('HTTP MCP on the 2026-07-28 revision ($name)', (dialect)
       { 'mcp-protocol-version': '2026-07-28' },
     );
     expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthenticated' } });
   });
 });

@@ -116,6 +116,7 @@ describe.each(DIALECTS)('HTTP MCP exact grants ($name)', (dialect) => {
     );
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toBe('Bearer realm="diosc", error="invalid_token"');
+    expect(await raw.json()).toMatchObject({ error: { code: 'unauthenticated' } });
     await client.close().catch(() => {});
   });
 

@@ -40,6 +40,7 @@ describe.each(DIALECTS)('credential separation ($name)', (dialect) => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(write.status).toBe(401);
+      expect(write.body).toMatchObject({ error: { code: 'unauthenticated' } });
     }
     const after = await rows();
     expect(after).toEqual(before);
@@ -70,6 +71,7 @@ describe.each(DIALECTS)('credential separation ($name)', (dialect) => {
       }),
     });
     expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthenticated' } });
     expect(await server.store.db.selectFrom('items').selectAll().orderBy('id').execute()).toEqual(before);
     expect(await server.store.db.selectFrom('usage').selectAll().execute()).toEqual(usageBefore);
   });
