@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { failure, registeredHarness, settle } from './support/harness.js';
+import { failure, registeredHarness } from './support/harness.js';
 
 const WRITE = {
   collection: 'notes',
