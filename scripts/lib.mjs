@@ -56,6 +56,12 @@ export function banner(message) {
 /** The browser the e2e suites launch (e2e/support/chromium.ts reads the same variable). */
 export const chromiumPath = process.env.DIOSC_CHROMIUM ?? '/usr/bin/chromium';
 
+/** What the browser says it is (`Chromium 142.0…`), for the closing summary. */
+export function chromiumVersion() {
+  const result = spawnSync(chromiumPath, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  return result.status === 0 ? result.stdout.trim() : `${chromiumPath} (version unknown)`;
+}
+
 /**
  * Debian's Chromium, installed through apt when absent (tests never download a browser). There is
  * no skip: without it the browser suites cannot run, so the run stops here, in CI and out of it.

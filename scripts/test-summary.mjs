@@ -45,11 +45,12 @@ export function coverageProblems(summary, { postgresStarted }) {
   return problems;
 }
 
-export function formatSummary(summary, chromiumPath) {
+/** Three lines: the counts, the tests per dialect, the browser tests (`browser`: its name and version). */
+export function formatSummary(summary, browser) {
   const { sqlite, postgres } = summary.dialects;
   return [
     `tests: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`,
     `dialects: SQLite ${sqlite} tests, PostgreSQL ${postgres === 0 ? 'did not run' : `${postgres} tests`}`,
-    `browsers: Chromium (${chromiumPath}) ${summary.chromium === 0 ? 'did not run' : `${summary.chromium} tests`}`,
+    `browsers: ${browser}: ${summary.chromium === 0 ? 'did not run' : `${summary.chromium} tests`}`,
   ].join('\n');
 }

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   banner,
-  chromiumPath,
+  chromiumVersion,
   ensureChromium,
   ensureDependencies,
   isCi,
@@ -52,7 +52,7 @@ try {
 }
 try {
   const summary = summarize(report, root);
-  console.log(`\n${formatSummary(summary, chromiumPath)}`);
+  console.log(`\n${formatSummary(summary, chromiumVersion())}`);
   const problems = coverageProblems(summary, { postgresStarted: Boolean(postgres) });
   for (const problem of problems) {
     if (isCi()) console.error(`✗ ${problem} (refused under CI)`);
