@@ -24,6 +24,15 @@ const notObject = fc.oneof(
   fc.string({ maxLength: 50 }),
   fc.array(json, { maxLength: 3 }),
 );
+/** Not a list: an empty list or one of valid labels would be a valid `labels`. */
+const notArray = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 50 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 3 }),
+);
 const notBoolean = fc.oneof(
   fc.integer(),
   fc.string({ maxLength: 5 }),
@@ -98,7 +107,7 @@ const badMetadata = fc.oneof(
   notObject,
   fc.constant({}),
   fc.constantFrom('read', 'flagged', 'archived').chain((key) => notBoolean.map((v) => ({ [key]: v }))),
-  fc.oneof(notObject, fc.array(badLabel, { minLength: 1, maxLength: 3 })).map((labels) => ({ labels })),
+  fc.oneof(notArray, fc.array(badLabel, { minLength: 1, maxLength: 3 })).map((labels) => ({ labels })),
   fc.constant({ labels: ['same', 'same'] }),
   fc.array(alnum(1, 8), { minLength: 21, maxLength: 25 }).map((labels) => ({ labels })),
   // Body and sender are never writable, whatever the shape.
@@ -214,6 +223,11 @@ export const SHAPES: Record<FunctionName, Shape[]> = {
   ],
 };
 
+/** Every property some schema declares: an "unknown property" is none of these. */
+const SCHEMA_KEYS = new Set(
+  Object.values(SHAPES).flatMap((shapes) => shapes.flatMap((shape) => Object.keys(shape.wrong))),
+);
+
 function without(record: Record<string, unknown>, key: string): Record<string, unknown> {
   const copy = { ...record };
   delete copy[key];
@@ -233,7 +247,7 @@ export interface MalformedClass {
  * property; an unknown property; each required property missing; each cross-field combination.
  */
 export function malformedClasses(shape: Shape): MalformedClass[] {
-  const known = new Set(Object.keys(shape.wrong));
+  const known = SCHEMA_KEYS;
   return [
     { label: 'not an object', inputs: fc.oneof(notObject, fc.constant(undefined)) },
     ...Object.entries(shape.wrong).map(([key, wrong]) => ({
