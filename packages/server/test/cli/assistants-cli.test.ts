@@ -36,6 +36,7 @@ async function diosc(env: Record<string, string>, ...args: string[]) {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+// Each case starts the CLI through tsx several times: seconds each on a loaded two-core machine.
 describe('diosc assistants', () => {
   it('creates, lists, shows, updates and deletes an assistant; a key is only ever "set"', async () => {
     const created = await diosc(
@@ -85,7 +86,7 @@ describe('diosc assistants', () => {
 
     expect((await diosc({}, 'assistants', 'delete', 'Shop')).code).toBe(0);
     expect((await diosc({}, 'assistants', 'list')).stdout).not.toContain('Shop');
-  });
+  }, 90_000);
 });
 
 describe.each(DIALECTS)('DIOSC_ASSISTANTS ($name)', (dialect) => {
@@ -138,5 +139,5 @@ describe.each(DIALECTS)('DIOSC_ASSISTANTS ($name)', (dialect) => {
     } finally {
       await server.close();
     }
-  });
+  }, 90_000);
 });
