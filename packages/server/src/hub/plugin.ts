@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import { fastifySSE } from '@fastify/sse';
 import type { FastifyPluginAsync } from 'fastify';
 import { startPeriodic } from '../periodic.js';
+import { listenToOtherInstances } from './cluster/listen.js';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { eventsRoute } from './events/events-route.js';
 import { downloadRoute } from './files/download-route.js';
@@ -29,6 +30,9 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   const hub = createHubServices(app.diosc, app.log, options);
   const runner = createTurnRunner(hub);
   app.diosc.hub = { services: hub, runner };
+  // Listening before serving: nothing another instance announces from here on is missed.
+  await hub.signals.start();
+  const unlisten = listenToOtherInstances(hub, runner);
   const stopSweeper = startDeadlineSweeper(hub, runner, options.sweepIntervalMs ?? 1_000);
   const stopPruner = startPeriodic(hub.files.prune, {
     intervalMs: options.filePruneIntervalMs ?? HOUR_MS,
@@ -38,6 +42,8 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     stopSweeper();
     stopPruner();
     await runner.drain();
+    unlisten();
+    await hub.signals.close();
   });
 
   await app.register(cors, {

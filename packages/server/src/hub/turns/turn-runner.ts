@@ -15,8 +15,6 @@ import { buildPrompt, systemPrompt } from './prompt.js';
 import type { ToolCallRecord, ToolOutput } from './tool-calls.js';
 import type { TurnRecord } from './turns.js';
 
-const LEASE_MS = 60_000;
-
 /**
  * Runs turns one model step at a time. Everything a waiting turn needs is in the store, so the
  * runner can stop between any two steps — a restart, another instance — and `schedule(turnId)`
@@ -24,6 +22,7 @@ const LEASE_MS = 60_000;
  */
 export function createTurnRunner(hub: HubServices) {
   const instance = `run_${randomUUID()}`;
+  const LEASE_MS = hub.turnLeaseMs;
   const active = new Map<string, { again: boolean; abort: AbortController; done: Promise<void> }>();
   let closing = false;
 
@@ -73,6 +72,11 @@ export function createTurnRunner(hub: HubServices) {
       clearInterval(renew);
       await hub.turns.releaseLease(turnId, instance);
     }
+    // Still `running` with nobody holding it: an answer that came in on another instance while this
+    // one held the lease (its runner was refused). Tell the others; the lease decides who takes it.
+    if (!closing && !signal.aborted && (await hub.turns.get(turnId))?.status === 'running') {
+      hub.signals.send({ kind: 'runnable', turnId });
+    }
   }
 
   async function advance(turnId: string, signal: AbortSignal): Promise<void> {
@@ -80,7 +84,10 @@ export function createTurnRunner(hub: HubServices) {
     const conversation = first && (await hub.conversations.find(first.conversationId));
     // The assistant is read once per run: a change applies from the turn's next run.
     const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-    if (!conversation || !assistant) return;
+    if (!first) return;
+    // Failed, not left running: a turn nobody can run would be picked up again and again.
+    if (!conversation || !assistant)
+      throw new DioscError('not_found', 'The assistant of this conversation no longer exists.');
     for (let turn: TurnRecord | undefined = first; ; turn = await hub.turns.get(turnId)) {
       if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return;
 
@@ -151,6 +158,7 @@ export function createTurnRunner(hub: HubServices) {
       signal,
       onDelta: async (delta) => {
         await emit(conversationId, { type: 'text.delta', turnId, delta });
+        await hub.hold?.({ at: 'model.delta', turnId, step });
       },
     });
     const now = hub.clock.now();
