@@ -94,7 +94,7 @@ export function createTurnRunner(hub: HubServices) {
       // Server calls of the step run while the page and the visitor are still deciding theirs.
       for (const call of await hub.toolCalls.forStep(turn.id, turn.step)) {
         if (call.status === 'ready') await runServerCall(assistant, conversation.visitor_id, call, signal);
-        if (call.status === 'running') await abandonInterrupted(call);
+        if (call.status === 'running') await abandonInterrupted(call, turn.conversationId);
       }
       const calls = await hub.toolCalls.forStep(turn.id, turn.step);
       if (calls.some(isPending)) {
@@ -283,13 +283,24 @@ export function createTurnRunner(hub: HubServices) {
   }
 
   /** A server call cut by a crash may have run: report that honestly, never run it again. */
-  async function abandonInterrupted(call: ToolCallRecord): Promise<void> {
-    await hub.toolCalls.transition(call.id, 'running', 'done', {
+  async function abandonInterrupted(call: ToolCallRecord, conversationId: string): Promise<void> {
+    const closed = await hub.toolCalls.transition(call.id, 'running', 'done', {
       output: errorOutput(
         'uncertain',
         'The server stopped while this tool was running; it may or may not have completed. Check before repeating it.',
       ),
     });
+    // The page saw `tool.started` from the instance that died; it hears how the call ended.
+    if (closed) {
+      await emit(conversationId, {
+        type: 'tool.finished',
+        turnId: call.turnId,
+        toolCallId: call.id,
+        tool: call.tool,
+        ok: false,
+        summary: 'uncertain',
+      });
+    }
   }
 
   async function finish(conversationId: string, turnId: string, text?: string): Promise<void> {
