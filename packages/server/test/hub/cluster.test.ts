@@ -1,4 +1,4 @@
-import { DIALECTS, type HubTestServer, startHubServer } from '@diosc/server/testing';
+import { DIALECTS, type HubTestServer, OWNER_PASSWORD, startHubServer } from '@diosc/server/testing';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LISTENER_APPLICATION_NAME } from '../../src/hub/cluster/pg-signals.js';
@@ -134,6 +134,62 @@ describe.each(POSTGRES)('instances on one PostgreSQL, woken by NOTIFY ($name)', 
     expect(await stream.until('turn.cancelled', (event) => event.turnId === 'trn_after')).toMatchObject({
       id: 2,
     });
+    stream.close();
+  });
+});
+
+describe.each(POSTGRES)('limits shared by the instances of one PostgreSQL ($name)', (dialect) => {
+  /** A sign-in on `url`, from the page of the server's public origin (the same for both instances). */
+  const signIn = (url: string, password: string) =>
+    fetch(`${url}/api/owner/session`, {
+      method: 'POST',
+      headers: { origin: server!.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@localhost', password }),
+    });
+
+  it('counts failed sign-ins on A and B against one budget', async () => {
+    server = await startHubServer({ dialect });
+    second = await startSecondInstance(server);
+    // Ten failures, five on each instance: each alone would still allow five more.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const reply = await signIn(attempt % 2 === 0 ? server.url : second.url, 'wrong password');
+      expect(reply.status).toBe(401);
+    }
+    const sessionsBefore = await server.store.db.selectFrom('sessions').select('id_hash').execute();
+    for (const url of [server.url, second.url]) {
+      const limited = await signIn(url, OWNER_PASSWORD);
+      expect(limited.status).toBe(429);
+      expect(await limited.json()).toMatchObject({ error: { code: 'rate_limited', retryable: true } });
+    }
+    // Refused before the password was tried: no session was created.
+    expect(await server.store.db.selectFrom('sessions').select('id_hash').execute()).toEqual(sessionsBefore);
+  });
+
+  it('counts a visitor’s messages on A and B against one budget', async () => {
+    server = await startHubServer({
+      dialect,
+      script: [{ text: 'one' }, { text: 'two' }],
+      assistant: { limits: { messagesPerMinute: 2 } },
+    });
+    second = await startSecondInstance(server);
+    const { client, conversation, stream } = await server.visit();
+    const onB = second.clientAs(client);
+    expect((await client.send(conversation, { text: 'first' })).status).toBe(202);
+    await stream.until('turn.done');
+    expect((await onB.send(conversation, { text: 'second' })).status).toBe(202);
+    await stream.until('message', (event) => event.message.text === 'two');
+    await stream.until('turn.done', (event) => event.turnId !== stream.ofType('turn.done')[0]!.turnId);
+    // A third message, to A, which has counted only one itself.
+    const third = await client.send(conversation, { text: 'third' });
+    expect(third.status).toBe(429);
+    expect(third.body).toMatchObject({ error: { code: 'rate_limited' } });
+    const users = await server.store.db
+      .selectFrom('hub_messages')
+      .select('role')
+      .where('conversation_id', '=', conversation)
+      .where('role', '=', 'user')
+      .execute();
+    expect(users).toHaveLength(2);
     stream.close();
   });
 });
