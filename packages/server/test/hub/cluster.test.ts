@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LISTENER_APPLICATION_NAME } from '../../src/hub/cluster/pg-signals.js';
 import { createEventBus } from '../../src/hub/events/event-bus.js';
 import { createEventLog } from '../../src/hub/events/event-log.js';
+import { createScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
 import type { Store } from '../../src/store/dialect.js';
 import { type SecondInstance, startSecondInstance } from './support/second-instance.js';
 
@@ -69,6 +70,37 @@ describe.each(POSTGRES)('instances on one PostgreSQL, woken by NOTIFY ($name)', 
     expect(turn).toEqual({ status: 'done', lease_owner: null });
     const ids = stream.events.map((event) => event.id);
     expect(ids).toEqual(Array.from({ length: ids.length }, (_, index) => index + 1));
+    stream.close();
+  });
+
+  it('a cancel on B aborts the model step running on A', async () => {
+    // A slow step (a pause between stream parts), so the cancel lands while it streams.
+    const slow = createScriptedModel([{ text: 'one two three four five six seven eight' }], {
+      chunkDelayMs: 2_000,
+    });
+    server = await startHubServer({
+      dialect,
+      assistant: { model: { provider: 'scripted', id: 'slow' } },
+      hub: { scriptedModels: { slow } },
+    });
+    second = await startSecondInstance(server);
+    const { client, conversation, stream } = await server.visit();
+    const sent = await client.send(conversation, { text: 'talk slowly' });
+    await stream.until('text.delta');
+    const runnerA = server.app.diosc.hub!.runner;
+    expect(runnerA.activeCount).toBe(1);
+    expect((await second.clientAs(client).cancel(sent.body.turnId)).status).toBe(200);
+    await stream.until('turn.cancelled');
+    await until(async () => (runnerA.activeCount === 0 ? true : undefined), 'A to stop the step');
+    // Aborted, not finished: the step's reply was never stored, and it streamed no more than it had.
+    const roles = await server.store.db
+      .selectFrom('hub_messages')
+      .select('role')
+      .where('conversation_id', '=', conversation)
+      .execute();
+    expect(roles.map((row) => row.role)).toEqual(['user']);
+    expect(stream.ofType('message')).toEqual([]);
+    expect(slow.calls).toHaveLength(1);
     stream.close();
   });
 
