@@ -73,6 +73,37 @@ describe.each(POSTGRES)('instances on one PostgreSQL, woken by NOTIFY ($name)', 
     stream.close();
   });
 
+  it('a turn left runnable wakes the runner of another instance by NOTIFY (no sweep)', async () => {
+    const HOUR_MS = 60 * 60 * 1000;
+    server = await startHubServer({
+      dialect,
+      script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'Woken by a signal.' }],
+      hub: { sweepIntervalMs: HOUR_MS, eventPollMs: NO_POLL_MS },
+    });
+    second = await startSecondInstance(server, { sweepIntervalMs: HOUR_MS, eventPollMs: NO_POLL_MS });
+    const { client, conversation, stream } = await server.visit();
+    const sent = await client.send(conversation, { text: 'read', registry: READ_PAGE });
+    const { interrupt } = await stream.until('interrupt');
+    // Answered in the store and made runnable with nobody scheduled anywhere, as when the runner
+    // that held the lease released it: only B's signal can get the turn going.
+    await server.store.db
+      .updateTable('hub_tool_calls')
+      .set({ status: 'done', output_json: JSON.stringify({ type: 'json', value: { content: 'page' } }) })
+      .where('id', '=', interrupt.id)
+      .execute();
+    await server.store.db
+      .updateTable('hub_turns')
+      .set({ status: 'running' })
+      .where('id', '=', sent.body.turnId)
+      .execute();
+    second.app.diosc.hub!.services.signals.send({ kind: 'runnable', turnId: sent.body.turnId });
+    const { message } = await stream.until('message');
+    expect(message.text).toBe('Woken by a signal.');
+    await stream.until('turn.done');
+    expect(server.model.calls).toHaveLength(2);
+    stream.close();
+  });
+
   it('a cancel on B aborts the model step running on A', async () => {
     // A slow step (a pause between stream parts), so the cancel lands while it streams.
     const slow = createScriptedModel([{ text: 'one two three four five six seven eight' }], {
