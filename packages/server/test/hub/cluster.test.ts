@@ -133,7 +133,7 @@ describe.each(POSTGRES)('instances on one PostgreSQL, woken by NOTIFY ($name)', 
     expect(stream.ofType('message')).toEqual([]);
     expect(slow.calls).toHaveLength(1);
     stream.close();
-  });
+  }, 60_000);
 
   it('recovers a dropped notification from the log (the fallback poll)', async () => {
     const dropped: string[] = [];
