@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { FastifyBaseLogger } from 'fastify';
@@ -6,11 +7,14 @@ import { createSecretBox, loadSecretKey } from '../secrets/secret-box.js';
 import type { Store } from '../store/dialect.js';
 import type { AssistantSecrets } from './assistants/assistant-config.js';
 import { type AssistantRecord, createAssistants } from './assistants/assistants.js';
+import { localSignals } from './cluster/hub-signal.js';
+import { createPgSignals } from './cluster/pg-signals.js';
 import { createConversations } from './conversations/conversations.js';
 import { createEventBus } from './events/event-bus.js';
 import { createEventLog } from './events/event-log.js';
 import { generateFileTool } from './files/generate-file-tool.js';
 import { createHubFiles } from './files/hub-files.js';
+import type { HubHold } from './hub-hold.js';
 import type { HubServices, HubTransaction } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
 import { accountCatalogTools } from './server-tools/account-catalog.js';
@@ -34,7 +38,21 @@ export interface HubOptions {
   /** More server tools per assistant (tests, embedders). */
   extraServerTools?: (assistantId: string) => ServerTool[];
   onIdle?: () => void;
+  /** How long a runner holds a turn's lease between renewals (default 60 s; crash tests shorten it). */
+  turnLeaseMs?: number;
+  /**
+   * How often an open event stream reads the log without being woken (default 2 s on SQLite; on
+   * PostgreSQL, where other instances' appends arrive by `NOTIFY`, 10 s, only for lost signals).
+   */
+  eventPollMs?: number;
+  /** Test seam: stops the hub at named points (see `HubHold`); production passes none. */
+  hold?: HubHold;
+  /** Test seam: drops arriving cross-instance signals it returns true for (a lost `NOTIFY`). */
+  dropSignal?: Parameters<typeof createPgSignals>[0]['dropIncoming'];
 }
+
+const DEFAULT_TURN_LEASE_MS = 60_000;
+const POLL_MS = { local: 2_000, notify: 10_000 } as const;
 
 function transactionOf(db: Store['db'], clock: DioscContext['clock']): HubTransaction {
   return {
@@ -74,10 +92,22 @@ export function createHubServices(
   const { store, clock, config } = diosc;
   const box = createSecretBox(loadSecretKey(config.secretKey, join(config.dataDir, 'secret.key')));
   const bus = createEventBus();
+  const instance = `hub_${randomUUID()}`;
+  // Several instances share one PostgreSQL; SQLite is one process's store, so nobody is told.
+  const signals =
+    store.dialect === 'postgres' && config.databaseUrl
+      ? createPgSignals({
+          databaseUrl: config.databaseUrl,
+          db: store.db,
+          instance,
+          log,
+          dropIncoming: options.dropSignal,
+        })
+      : localSignals(instance);
   const env = options.env ?? process.env;
   const toolCache = new Map<string, Promise<ServerToolSet>>();
   const assistants = createAssistants(store.db, clock, box);
-  const files = createHubFiles(store.db, clock);
+  const files = createHubFiles(store.db, clock, options.hold);
   const loadServerTools = async (assistant: AssistantRecord) =>
     loadServerToolsFor(diosc, log, assistant, await assistants.secretsOf(assistant.id), [
       ...(assistant.config.serverTools.generateFile?.enabled ? [generateFileTool(files, assistant)] : []),
@@ -89,8 +119,12 @@ export function createHubServices(
     log,
     assistants,
     visitors: createVisitorSessions(store.db, clock),
-    events: createEventLog(store.db, clock, bus),
+    events: createEventLog(store.db, clock, bus, signals),
     bus,
+    signals,
+    eventPollMs: options.eventPollMs ?? POLL_MS[signals.mode],
+    turnLeaseMs: options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS,
+    hold: options.hold,
     files,
     transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
     async modelFor(assistant) {

@@ -3,10 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { AssistantConfig } from './assistants/assistant-config.js';
 import type { AssistantRecord, Assistants } from './assistants/assistants.js';
+import type { HubSignals } from './cluster/hub-signal.js';
 import type { Conversations } from './conversations/conversations.js';
 import type { EventBus } from './events/event-bus.js';
 import type { EventLog } from './events/event-log.js';
 import type { HubFiles } from './files/hub-files.js';
+import type { HubHold } from './hub-hold.js';
 import type { ServerTool } from './server-tools/server-tool.js';
 import type { ToolCalls } from './turns/tool-calls.js';
 import type { Turns } from './turns/turns.js';
@@ -27,6 +29,12 @@ export interface HubServices extends HubTransaction {
   visitors: VisitorSessions;
   events: EventLog;
   bus: EventBus;
+  /** Hints to and from the other instances over the same store (PostgreSQL `NOTIFY`). */
+  signals: HubSignals;
+  /** How often an open stream reads the log unwoken (lost signals, appends nobody announced). */
+  eventPollMs: number;
+  turnLeaseMs: number;
+  hold?: HubHold;
   /** Stored files: uploads, `generate_file`'s output, attachments for the prompt. */
   files: HubFiles;
   transaction<T>(work: (tx: HubTransaction) => Promise<T>): Promise<T>;

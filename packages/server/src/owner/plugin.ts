@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authenticateOwner } from '../auth/authenticate.js';
 import { verifyCsrfToken } from '../auth/csrf.js';
 import { assertMutationProvenance, isMutation, refuseCrossSite } from '../auth/mutation-guard.js';
+import { rateLimitStoreOption } from '../http/shared-rate-store.js';
 import '../auth/owner-request.js';
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { browserAccessPlugin } from '../browser-access/plugin.js';
@@ -22,7 +23,7 @@ import { registerSessionRoutes } from './session-routes.js';
 export const ownerPlugin: FastifyPluginAsync = async (app) => {
   const { config, accounts, sessions } = app.diosc;
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, { global: false, ...rateLimitStoreOption(app.diosc.store) });
   const cookieName = sessionCookieName(config.publicOrigin);
 
   // Bodies are the server's one JSON parser (http/json-body.ts): an empty body reads as undefined.

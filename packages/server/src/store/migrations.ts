@@ -144,6 +144,22 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('collections').addColumn('source_disconnected_at', 'bigint').execute();
     },
   },
+  // Request-rate windows shared by every instance over one PostgreSQL (`http/shared-rate-store.ts`).
+  '0006_rate_windows': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('rate_windows')
+        .addColumn('bucket', 'text', (c) => c.primaryKey())
+        .addColumn('window_start', 'bigint', (c) => c.notNull())
+        .addColumn('hits', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('rate_windows_by_start')
+        .on('rate_windows')
+        .column('window_start')
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

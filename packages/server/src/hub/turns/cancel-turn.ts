@@ -7,8 +7,8 @@ import { turnView } from './turns.js';
 
 /**
  * Cancels a running or waiting turn: its pending interrupts and approval requests are closed (a
- * late answer is `interrupt_not_pending`), a model call in progress here is aborted, and the
- * conversation takes messages again.
+ * late answer is `interrupt_not_pending`), a model call in progress (here or on another instance)
+ * is aborted, and the conversation takes messages again.
  */
 export async function cancelTurn(
   hub: HubServices,
@@ -25,6 +25,8 @@ export async function cancelTurn(
     throw new DioscError('turn_not_active');
   }
   runner.abort(turn.id);
+  // The step may be running on another instance: it aborts its model call there.
+  hub.signals.send({ kind: 'cancel', turnId: turn.id });
   for (const status of ['interrupt', 'consensus'] as const) {
     for (const call of await hub.toolCalls.pendingOfTurn(turn.id, status)) {
       await hub.toolCalls.transition(call.id, status, 'done', {
