@@ -89,7 +89,7 @@ describeOnDialects('fuzzing every hub endpoint', (dialect) => {
         }),
         { numRuns: perClass, endOnFailure: true },
       );
-      (tally[name] ??= {})[label] = codes;
+      tally[name] = { ...tally[name], [label]: codes };
       const after = await storeDigest(server);
       expect(after, `${name} · ${label} changed the store`).toBe(before);
       before = after;
