@@ -111,18 +111,20 @@ async function startTurn(worker: Worker, text: string): Promise<string> {
   return sent.body.turnId;
 }
 
-/** Waits for the turn's end: `turn.done`, or the failure or cancel it ended with instead. */
+/**
+ * Waits for the turn's `turn.done`. A turn that failed or was cancelled instead is found in the
+ * stream once the wait gives up, and reported by its code (one wait, so no timer outlives a turn).
+ */
 async function finishTurn(worker: Worker, turnId: string, ledger: Ledger): Promise<void> {
   const mine = (event: { turnId?: string }) => event.turnId === turnId;
-  const ends = [
-    worker.stream.until('turn.done', mine, WAIT_MS).then(() => 'done'),
-    worker.stream.until('turn.failed', mine, WAIT_MS).then((event) => event.error.code),
-    worker.stream.until('turn.cancelled', mine, WAIT_MS).then(() => 'cancelled'),
-  ];
-  // The two ends that never come time out later; their rejections are expected.
-  for (const end of ends) end.catch(() => {});
-  const outcome = await Promise.any(ends).catch(() => 'timeout');
-  if (outcome !== 'done') throw new Failure(outcome);
+  try {
+    await worker.stream.until('turn.done', mine, WAIT_MS);
+  } catch {
+    const end = worker.stream.events.find(
+      (event) => mine(event) && (event.type === 'turn.failed' || event.type === 'turn.cancelled'),
+    );
+    throw new Failure(end?.type === 'turn.failed' ? end.error.code : end ? 'cancelled' : 'timeout');
+  }
   ledger.turns.push(turnId);
 }
 
