@@ -6,7 +6,7 @@
 // same as `node --import tsx bench/load/run.ts --seconds N`); BENCH_WAITING_TURNS the turns left
 // waiting across two instances on PostgreSQL (default 10,000; BENCH_POSTGRES_URL names a server,
 // otherwise a throwaway one is started as for npm test).
-import { must } from './lib.mjs';
+import { must, run } from './lib.mjs';
 import { startPostgres } from './postgres.mjs';
 
 must(process.execPath, ['--import', 'tsx', 'bench/mcp/run.ts']);
@@ -16,10 +16,15 @@ must(process.execPath, ['--import', 'tsx', 'bench/kit/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/load/run.ts']);
 // Two instances on one PostgreSQL: the one named, or a throwaway server as npm test starts.
 const postgres = process.env.BENCH_POSTGRES_URL ? undefined : await startPostgres();
+let waiting;
 try {
-  must(process.execPath, ['--import', 'tsx', 'bench/load/waiting-run.ts'], {
+  waiting = run(process.execPath, ['--import', 'tsx', 'bench/load/waiting-run.ts'], {
     env: { ...process.env, BENCH_POSTGRES_URL: process.env.BENCH_POSTGRES_URL ?? postgres?.url },
   });
 } finally {
   await postgres?.stop();
+}
+if (waiting !== 0) {
+  console.error(`\n✗ bench/load/waiting-run.ts exited with ${waiting}`);
+  process.exit(waiting);
 }
