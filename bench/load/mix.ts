@@ -56,9 +56,13 @@ const PNG = Buffer.from(
   'hex',
 );
 
+/** An operation that did not get its success: `code` is the refusal's, or what happened instead. */
 class Failure extends Error {
-  constructor(readonly code: string) {
+  readonly code: string;
+
+  constructor(code: string) {
     super(code);
+    this.code = code;
   }
 }
 

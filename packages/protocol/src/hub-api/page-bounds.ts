@@ -4,6 +4,7 @@ import { PAGE_LIMITS, type PageRegistry, type PageSnapshot } from './page.js';
 /** What a compiled intent schema is kept as: nothing but whether it compiled. */
 type Compiles = (schema: Record<string, unknown>) => void;
 
+/** A memo of a pure answer (does this schema text compile?), so sharing it across apps is harmless. */
 const compiled = new Set<string>();
 const COMPILED_KEPT = 2_000;
 

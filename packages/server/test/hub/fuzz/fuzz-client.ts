@@ -23,8 +23,11 @@ export interface Answer {
  */
 export class FuzzClient {
   readonly #pools = new Map<string, Pool>();
+  readonly base: string;
 
-  constructor(readonly base: string) {}
+  constructor(base: string) {
+    this.base = base;
+  }
 
   #pool(from = '127.0.0.1'): Pool {
     let pool = this.#pools.get(from);
