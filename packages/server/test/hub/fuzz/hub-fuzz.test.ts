@@ -64,38 +64,43 @@ describeOnDialects('fuzzing every hub endpoint', (dialect) => {
     'HEAD /api/hub/files/:id',
   ];
 
-  it.each(routeNames)(`%s: ${runs}+ hostile inputs, no 5xx, stable codes, nothing stored`, async (name) => {
-    const fuzzer = fuzzers[name];
-    expect(fuzzer, `no fuzzer for ${name}`).toBeDefined();
-    const method = name.split(' ')[0]!;
-    const classes = Object.entries(fuzzer!.classes);
-    const perClass = Math.ceil(runs / classes.length);
-    let sent = 0;
-    let before = await storeDigest(server);
-    for (const [label, arbitrary] of classes) {
-      const codes: Record<string, number> = {};
-      await fc.assert(
-        fc.asyncProperty(arbitrary, async (input) => {
-          const shot = shotOf(fuzzer!, method, input, targets, sent++);
-          const answer = await http.send(shot);
-          const problem =
-            refusalProblem(answer, method) ??
-            (fuzzer!.writes && answer.status < 400
-              ? `accepted with ${answer.status}: ${answer.text.slice(0, 200)}`
-              : null);
-          const key = answer.status < 400 ? String(answer.status) : (codeOf(answer) ?? String(answer.status));
-          codes[key] = (codes[key] ?? 0) + 1;
-          if (problem) throw new Error(`${shot.method} ${shot.path.slice(0, 200)}: ${problem}`);
-        }),
-        { numRuns: perClass, endOnFailure: true },
-      );
-      tally[name] = { ...tally[name], [label]: codes };
-      const after = await storeDigest(server);
-      expect(after, `${name} · ${label} changed the store`).toBe(before);
-      before = after;
-    }
-    expect(sent).toBeGreaterThanOrEqual(runs);
-  });
+  it.each(routeNames)(
+    `%s: ${runs}+ hostile inputs, no 5xx, stable codes, nothing stored`,
+    async (name) => {
+      const fuzzer = fuzzers[name];
+      expect(fuzzer, `no fuzzer for ${name}`).toBeDefined();
+      const method = name.split(' ')[0]!;
+      const classes = Object.entries(fuzzer!.classes);
+      const perClass = Math.ceil(runs / classes.length);
+      let sent = 0;
+      let before = await storeDigest(server);
+      for (const [label, arbitrary] of classes) {
+        const codes: Record<string, number> = {};
+        await fc.assert(
+          fc.asyncProperty(arbitrary, async (input) => {
+            const shot = shotOf(fuzzer!, method, input, targets, sent++);
+            const answer = await http.send(shot);
+            const problem =
+              refusalProblem(answer, method) ??
+              (fuzzer!.writes && answer.status < 400
+                ? `accepted with ${answer.status}: ${answer.text.slice(0, 200)}`
+                : null);
+            const key =
+              answer.status < 400 ? String(answer.status) : (codeOf(answer) ?? String(answer.status));
+            codes[key] = (codes[key] ?? 0) + 1;
+            if (problem) throw new Error(`${shot.method} ${shot.path.slice(0, 200)}: ${problem}`);
+          }),
+          { numRuns: perClass, endOnFailure: true },
+        );
+        tally[name] = { ...tally[name], [label]: codes };
+        const after = await storeDigest(server);
+        expect(after, `${name} · ${label} changed the store`).toBe(before);
+        before = after;
+      }
+      expect(sent).toBeGreaterThanOrEqual(runs);
+    },
+    180_000,
+  );
 });
 
 /** The request one input makes: the route's defaults (visitor, path, JSON type) under the input's overrides. */
