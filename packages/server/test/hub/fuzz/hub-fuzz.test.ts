@@ -46,6 +46,17 @@ describeOnDialects('fuzzing every hub endpoint', (dialect) => {
     expect(Object.keys(fuzzers).sort()).toEqual([...new Set(routes)].sort());
   });
 
+  it('notices a stored row (the digest is a real check)', async () => {
+    const before = await storeDigest(server);
+    const created = await http.send({
+      method: 'POST',
+      path: '/api/hub/conversations',
+      headers: { origin: PAGE_ORIGIN, authorization: `Bearer ${targets.main.token}` },
+    });
+    expect(created.status).toBe(201);
+    expect(await storeDigest(server)).not.toBe(before);
+  });
+
   const routeNames = [
     'POST /api/hub/sessions',
     'POST /api/hub/conversations',
