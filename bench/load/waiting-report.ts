@@ -5,6 +5,8 @@ export interface WaitingReport {
   seconds: number;
   machine: { cpus: number; cpu: string; node: string; loadavg: { before: number[]; after: number[] } };
   postgres: string;
+  /** Durability settings of the server measured on (`npm run bench` starts it like npm test does). */
+  postgresSettings: string;
   turns: number;
   /** Answered in the run; the rest are left waiting and counted as resumable. */
   answered: number;
@@ -44,6 +46,7 @@ export function renderWaiting(r: WaitingReport): string {
     `${r.answered === r.turns ? 'every turn' : `a sample of ${r.answered}`} is answered the way a reloaded kit does (read the conversation, answer its pending`,
     'interrupt), 16 at a time: the first half on the instance that did _not_ start the turn, the',
     'second half on B alone after A was stopped (SIGTERM) — half of those turns A had started.',
+    `PostgreSQL ${r.postgresSettings}; both instances and the clients share the machine's cores.`,
     '',
     '| phase | turns | seconds | rate |',
     '| --- | ---: | ---: | ---: |',
@@ -51,7 +54,7 @@ export function renderWaiting(r: WaitingReport): string {
     `| answer crosswise, both running | ${r.crosswise.answered} | ${r.crosswise.seconds.toFixed(1)} | ${rate(r.crosswise.answered, r.crosswise.seconds)} |`,
     `| answer on B after A stopped (${r.alone.waitingWhenAStopped} were waiting) | ${r.alone.answered} | ${r.alone.seconds.toFixed(1)} | ${rate(r.alone.answered, r.alone.seconds)} |`,
     '',
-    `Resident memory with all ${r.turns.toLocaleString('en')} turns waiting: A ${mb(r.setup.rssA)}, B ${mb(r.setup.rssB)} (nothing of a waiting turn is held in memory; it is all in the store).`,
+    `Resident memory with all ${r.turns.toLocaleString('en')} turns waiting: A ${mb(r.setup.rssA)}, B ${mb(r.setup.rssB)} (a waiting turn's state is in the store, which is why the other instance can finish it).`,
     '',
     '## What the store holds afterwards',
     '',

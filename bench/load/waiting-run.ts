@@ -158,6 +158,7 @@ try {
     postgres:
       (await sql<{ server_version: string }>`show server_version`.execute(store.db)).rows[0]
         ?.server_version ?? 'unknown',
+    postgresSettings: await settingsOf(),
     turns: TURNS,
     answered: ANSWER,
     setup: { seconds: setupSeconds, rssA, rssB },
@@ -184,6 +185,12 @@ try {
   await store.close();
   await database.drop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+async function settingsOf(): Promise<string> {
+  const show = async (name: string) =>
+    (await sql<Record<string, string>>`${sql.raw(`show ${name}`)}`.execute(store.db)).rows[0]?.[name] ?? '?';
+  return `fsync ${await show('fsync')}, synchronous_commit ${await show('synchronous_commit')}`;
 }
 
 export function lost(report: WaitingReport): boolean {
