@@ -10,8 +10,8 @@ const COMPILED_KEPT = 2_000;
 
 /**
  * The bounds of `PAGE_LIMITS` a JSON Schema cannot state: a snapshot's free-form `data` and each
- * intent's `schema` as JSON text, and an intent schema a validator can compile. The kit keeps to
- * them before it sends; a client that does not is refused here (`invalid_input`), before anything
+ * intent's `schema` as JSON text (measured as the kit measures them: `JSON.stringify(…).length`),
+ * and an intent schema a validator can compile. The kit keeps to them before it sends; a client that does not is refused here (`invalid_input`), before anything
  * is stored — not accepted and then silently left out of the model's tools.
  */
 export function checkPageBounds(
@@ -19,17 +19,17 @@ export function checkPageBounds(
   compile: Compiles,
 ): void {
   if (page.snapshot?.data !== undefined) {
-    const bytes = utf8Length(JSON.stringify(page.snapshot.data));
-    if (bytes > PAGE_LIMITS.snapshotDataMaxBytes)
+    const length = JSON.stringify(page.snapshot.data).length;
+    if (length > PAGE_LIMITS.snapshotDataMaxBytes)
       throw new DioscError(
         'invalid_input',
-        `body.snapshot.data is ${bytes} bytes as JSON; at most ${PAGE_LIMITS.snapshotDataMaxBytes} are allowed.`,
+        `body.snapshot.data is ${length} characters as JSON; at most ${PAGE_LIMITS.snapshotDataMaxBytes} are allowed.`,
       );
   }
   for (const [index, intent] of (page.registry?.intents ?? []).entries()) {
     const where = `body.registry.intents[${index}].schema`;
     const text = JSON.stringify(intent.schema);
-    if (utf8Length(text) > PAGE_LIMITS.schemaMaxBytes)
+    if (text.length > PAGE_LIMITS.schemaMaxBytes)
       throw new DioscError('invalid_input', `${where} is over ${PAGE_LIMITS.schemaMaxBytes} bytes as JSON.`);
     if (compiled.has(text)) continue;
     try {
@@ -41,19 +41,4 @@ export function checkPageBounds(
     if (compiled.size >= COMPILED_KEPT) compiled.clear();
     compiled.add(text);
   }
-}
-
-/** UTF-8 length without `TextEncoder` allocation per call or Node's `Buffer` (protocol runs anywhere). */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
-      bytes += 4;
-      index++;
-    } else bytes += 3;
-  }
-  return bytes;
 }

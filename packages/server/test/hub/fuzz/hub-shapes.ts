@@ -78,7 +78,7 @@ export const poisonedSnapshot: fc.Arbitrary<unknown> = fc.oneof(
     ...VALID_SNAPSHOT,
     content,
   })),
-  // Free-form data, but bounded: 16 KiB as JSON.
+  // Free-form data, but bounded: 16,384 characters as JSON.
   fc
     .integer({ min: PAGE_LIMITS.snapshotDataMaxBytes, max: 200_000 })
     .map((n) => ({ ...VALID_SNAPSHOT, data: { blob: 'd'.repeat(n) } })),
