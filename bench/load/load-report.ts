@@ -61,6 +61,16 @@ export function renderLoad(report: LoadReport): string {
     'the time is up; each operation waits for its own outcome (a turn for its `turn.done`). The',
     'scripted model answers instantly, so the times are the hub’s, the store’s and HTTP’s. Account',
     'call-rate and admission limits are lifted (the run measures the work, not the quotas).',
+    ...(report.store.includes('two instances')
+      ? [
+          '',
+          'Here the store is one PostgreSQL database under two server processes. A worker streams,',
+          'chats, uploads and calls `/mcp` on its instance and answers interrupts and approvals on the',
+          'other, so every round trip and decision resumes its turn on the other instance; those',
+          'events reach the worker’s stream by the stream’s poll of the event log (every 2 s on this',
+          'branch), which is most of those two rows’ latency.',
+        ]
+      : []),
     '',
     '| operation | ok | per second | p50 ms | p99 ms | errors |',
     '| --- | ---: | ---: | ---: | ---: | --- |',

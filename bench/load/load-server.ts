@@ -1,4 +1,5 @@
-// The server of the load run, in its own process: the real app over SQLite in LOAD_DIR (the
+// The server of the load run, in its own process: the real app over SQLite in LOAD_DIR or
+// PostgreSQL at LOAD_DATABASE_URL (the
 // account limits lifted, so the run measures the work, not the per-caller quotas), prepared by
 // load-app.ts. Prints the LoadTarget once listening; SIGTERM closes it.
 import { createServer } from 'node:net';
@@ -13,6 +14,10 @@ import { openStore } from '../../packages/server/src/store/dialect.js';
 import { loadScript, prepareLoadApp } from './load-app.js';
 
 const dir = process.env.LOAD_DIR!;
+// On PostgreSQL (LOAD_DATABASE_URL) a second instance (LOAD_ROLE=second) shares the store and the
+// data directory (the secret key); the first one prepared everything, so it only listens.
+const databaseUrl = process.env.LOAD_DATABASE_URL;
+const second = process.env.LOAD_ROLE === 'second';
 const password = 'load bench password';
 // The owner signs in at the public origin only, so the port is chosen before the app is built.
 const port = await freePort();
@@ -24,10 +29,11 @@ const config = loadConfig(
     DIOSC_LOG_LEVEL: 'silent',
     DIOSC_PORT: String(port),
     DIOSC_PUBLIC_ORIGIN: url,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   },
   dir,
 );
-const store = await openStore({ sqlitePath: join(dir, 'diosc.sqlite') });
+const store = await openStore({ databaseUrl, sqlitePath: join(dir, 'diosc.sqlite') });
 const { accountId, email } = await ensureOwner(store, config, systemClock);
 const scripted = createScriptedModel(loadScript, { modelId: 'scripted-load' });
 // The scripted model keeps every prompt for tests to read; over a soak that log is the double's
@@ -50,7 +56,7 @@ const app = await buildApp({
   hub: { scriptedModels: { load: model } },
 });
 await app.listen({ host: '127.0.0.1', port });
-const target = await prepareLoadApp(app, accountId, { email, password }, url);
+const target = second ? { url } : await prepareLoadApp(app, accountId, { email, password }, url);
 process.stdout.write(`${JSON.stringify(target)}\n`);
 
 process.on('SIGTERM', async () => {

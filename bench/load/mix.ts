@@ -84,6 +84,8 @@ async function signIn(target: LoadTarget): Promise<{ cookie: string; csrf: strin
 interface Worker {
   index: number;
   hub: HubClient;
+  /** The same visitor on the instance that answers its interrupts and decisions (`hub` on one). */
+  answerer: HubClient;
   conversation: string;
   stream: EventStream;
   mcp: Client;
@@ -141,7 +143,7 @@ const operations: Record<Kind, (worker: Worker, target: LoadTarget, ledger: Ledg
   async 'browser round trip'(worker, _target, ledger) {
     const turnId = await startTurn(worker, `read ${worker.n}`);
     const { interrupt } = await next(worker, turnId, 'interrupt');
-    const answer = await worker.hub.answer(interrupt.id, {
+    const answer = await worker.answerer.answer(interrupt.id, {
       result: {
         url: `${PAGE_ORIGIN}/products`,
         title: 'Products',
@@ -158,7 +160,7 @@ const operations: Record<Kind, (worker: Worker, target: LoadTarget, ledger: Ledg
     const requestId = `req-approved-${worker.index}-${worker.n}-${process.pid}`;
     const turnId = await startTurn(worker, `write ${item} ${requestId}`);
     const { request } = (await next(worker, turnId, 'consensus.requested')) as { request: ConsensusRequest };
-    const decided = await worker.hub.decide(request.id, {
+    const decided = await worker.answerer.decide(request.id, {
       decision: 'approve',
       argsDigest: request.argsDigest,
     });
@@ -242,31 +244,49 @@ const operations: Record<Kind, (worker: Worker, target: LoadTarget, ledger: Ledg
   },
 };
 
-async function openWorker(target: LoadTarget, index: number, owner: Worker['owner']): Promise<Worker> {
-  const hub = new HubClient(target.url, PAGE_ORIGIN);
+async function openWorker(
+  target: LoadTarget,
+  index: number,
+  owner: Worker['owner'],
+  instances: string[],
+): Promise<Worker> {
+  const home = instances[index % instances.length]!;
+  const hub = new HubClient(home, PAGE_ORIGIN);
   await hub.open(target.publishableKey);
+  const answerer = new HubClient(instances[(index + 1) % instances.length]!, PAGE_ORIGIN);
+  answerer.token = hub.token;
   const conversation = await hub.conversation();
   const stream = hub.stream(conversation);
   await stream.ready;
   const mcp = new Client({ name: `diosc-load-${index}`, version: '1.0.0' });
   await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(`${target.url}/mcp`), {
+    new StreamableHTTPClientTransport(new URL(`${home}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${target.mcpToken}` } },
     }),
   );
-  return { index, hub, conversation, stream, mcp, owner, lastUpload: 0, n: 0 };
+  return { index, hub, answerer, conversation, stream, mcp, owner, lastUpload: 0, n: 0 };
 }
 
 /** Runs the mix for `seconds` with `workers` in parallel; streams stay open until the caller closes them. */
 export async function runMix(
   target: LoadTarget,
-  options: { seconds: number; workers: number },
+  options: {
+    seconds: number;
+    workers: number;
+    /**
+     * Instances over one store: worker i streams, chats, uploads and calls /mcp on instance i and
+     * answers and decides on the next one (owner writes go to the target's own URL). Default: one.
+     */
+    instances?: string[];
+  },
 ): Promise<
   MixResult & { received(): Record<string, number>; recordStreams(): void; close(): Promise<void> }
 > {
   const owner = await signIn(target);
   const workers: Worker[] = [];
-  for (let index = 0; index < options.workers; index++) workers.push(await openWorker(target, index, owner));
+  const instances = options.instances ?? [target.url];
+  for (let index = 0; index < options.workers; index++)
+    workers.push(await openWorker(target, index, owner, instances));
   const ledger = emptyLedger();
   const outcomes: Outcome[] = [];
   const started = performance.now();
