@@ -36,6 +36,12 @@ export const ARTIFACTS = [
   ['bench/files.md', 'bench/results/files.md', 'npm run bench'],
   ['bench/kit.json', 'bench/results/kit.json', 'npm run bench'],
   ['bench/kit.md', 'bench/results/kit.md', 'npm run bench'],
+  ['bench/load.json', 'bench/results/load.json', 'npm run bench'],
+  ['bench/load.md', 'bench/results/load.md', 'npm run bench'],
+  ['bench/load-postgres.json', 'bench/results/load-postgres.json', 'npm run bench'],
+  ['bench/load-postgres.md', 'bench/results/load-postgres.md', 'npm run bench'],
+  ['bench/waiting.json', 'bench/results/waiting.json', 'npm run bench'],
+  ['bench/waiting.md', 'bench/results/waiting.md', 'npm run bench'],
 ];
 
 let copied = 0;
