@@ -74,7 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     accounts: createAccounts(options.store.db),
     sessions: createSessions(options.store.db, clock),
-    connections: createConnections(options.store.db, clock),
+    connections: createConnections(options.store, clock),
     usage: createUsageLog(options.store.db, clock),
   };
   app.decorate('diosc', context);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
+import type { HotReads } from './hot-reads.js';
 import type { AccountLimits } from './limits.js';
 import type { Receipts } from './receipts.js';
 
@@ -10,4 +11,6 @@ export interface OperationContext {
   clock: Clock;
   limits: AccountLimits;
   receipts: Receipts;
+  /** The per-call reads, compiled once (committed data, read on every call). */
+  reads: HotReads;
 }

@@ -16,6 +16,7 @@ import { createCallRate } from './call-rate.js';
 import type { CallerContext } from './caller.js';
 import { disconnectedCollections, disconnectSource } from './collections.js';
 import type { OperationContext } from './context.js';
+import { createHotReads } from './hot-reads.js';
 import { type AccountLimits, DEFAULT_LIMITS } from './limits.js';
 import { authorizeCall, createOperationTable } from './operation-table.js';
 import { previewChange } from './preview.js';
@@ -51,6 +52,7 @@ export function createAccountCore(options: AccountCoreOptions) {
     clock,
     limits,
     receipts: createReceipts(options.store.db, clock, limits.inFlightLeaseMs),
+    reads: createHotReads(options.store),
   };
   const callRate = createCallRate(limits.callsPerMinutePerCaller, clock);
   const admission = createAdmission(limits.maxConcurrentPerAccount);
