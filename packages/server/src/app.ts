@@ -38,6 +38,8 @@ export interface BuildAppOptions {
   http?: Partial<HttpLimits>;
   /** Test seam: holds calls in flight at a known point (see `CallHold`); production passes none. */
   holdCall?: CallHold;
+  /** How long `/mcp` usage rows wait to be written together (default `USAGE_FLUSH_MS`; see usage-batch.ts). */
+  usageFlushMs?: number;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -89,7 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return { status: 'ok', store: options.store.dialect };
   });
 
-  await app.register(mcpPlugin);
+  await app.register(mcpPlugin, { usageFlushMs: options.usageFlushMs });
   await app.register(ownerPlugin, { prefix: '/api/owner' });
   await app.register(hubPlugin, { prefix: '/api/hub', options: options.hub });
   await app.register(kitAssetsPlugin);

@@ -68,6 +68,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.config,
   };
   const app = await buildApp({
+    // A test reads the usage row of the call it just made: rows are written at the end of the turn.
+    usageFlushMs: 0,
     ...options.app,
     config,
     store: testStore.store,
