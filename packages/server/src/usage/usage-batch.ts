@@ -44,7 +44,9 @@ export function createUsageBatch(
     writing = writing.then(() =>
       insertUsageRows(db, batch).then(
         () => undefined,
-        (error: unknown) => log.error({ err: error, rows: batch.length }, 'usage rows not written'),
+        (error: unknown) => {
+          log.error({ err: error, rows: batch.length }, 'usage rows not written');
+        },
       ),
     );
     return writing;
