@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { type CallChannel, FUNCTION_NAMES, type UsageView } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import { precompile } from '../store/prepared-read.js';
 import type { Database } from '../store/schema.js';
+import { timeOrderedId } from './time-ordered-id.js';
 
 /** One tool call as recorded: the owner API's usage view, less its id and time, plus the account. */
 export type UsageEntry = Omit<UsageView, 'id' | 'at'> & { accountId: string };
@@ -52,7 +52,7 @@ export type UsageLog = ReturnType<typeof createUsageLog>;
 /** The stored form of one entry; the only place a usage row is shaped. */
 export function toUsageRow(entry: UsageEntry, now: number): Database['usage'] {
   return {
-    id: randomUUID(),
+    id: timeOrderedId(now),
     account_id: entry.accountId,
     connection_id: entry.connectionId,
     transport: entry.transport,
