@@ -3,11 +3,11 @@
 // that does nothing (tiny and page-sized constants), and the same-work server (same Fastify + SDK
 // transport, same SQLite page read, none of our checks or bookkeeping), which isolates our own cost.
 // Each server runs in its own process; the load generator runs here. The machine is shared, so
-// every cell is measured BENCH_MCP_ROUNDS times (default 3), the targets interleaved in a rotating
+// every cell is measured BENCH_MCP_ROUNDS times (default 3), the targets interleaved (ours and same-work back to back)
 // order, and the medians are reported (ratios: the median of each round's ratio). Results go to
 // test-results/bench/ as JSON and a markdown table (`npm run docs:refresh` copies them to bench/results/).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -76,7 +76,9 @@ async function check(target: Target): Promise<void> {
 async function measure(target: Target, connections: number) {
   const options = { url: target.url, method: 'POST', headers: target.headers, body, connections };
   await autocannon({ ...options, duration: WARMUP_S });
+  const cpuBefore = cpuTimeMs(target.process.pid);
   const result = await autocannon({ ...options, duration: DURATION_S });
+  const cpuMs = cpuTimeMs(target.process.pid) - cpuBefore;
   if (result.errors || result.timeouts || result.non2xx) {
     throw new Error(
       `${target.name} @${connections}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
@@ -87,7 +89,22 @@ async function measure(target: Target, connections: number) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
+    /** The server process's CPU time per answered request (user + system). */
+    cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, result.requests.total),
   };
+}
+
+/**
+ * CPU milliseconds a process has used (Linux /proc, clock ticks of 10 ms). On a shared machine
+ * throughput depends on what else runs; the CPU a server spends per request much less so.
+ */
+function cpuTimeMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 type Cell = Awaited<ReturnType<typeof measure>>;
@@ -102,6 +119,7 @@ const medianCell = (cells: Cell[]): Cell => ({
   p50: median(cells.map((cell) => cell.p50)),
   p99: median(cells.map((cell) => cell.p99)),
   total: cells.reduce((sum, cell) => sum + cell.total, 0),
+  cpuUsPerRequest: median(cells.map((cell) => cell.cpuUsPerRequest)),
 });
 
 const ours = await start('ours', 'bench/mcp/ours-server.ts');
@@ -116,8 +134,9 @@ try {
     const rounds: Record<Target['name'], Cell>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // Rotate which goes first so none always gets the warmer (or busier) machine.
-      const order = [...targets];
-      for (let turn = 0; turn < (connections + round) % targets.length; turn++) order.push(order.shift()!);
+      // Ours and same-work always back to back (their ratio is the result), which goes first
+      // alternating, the bare pair after them likewise.
+      const order = round % 2 === 0 ? [ours, sameWork, bare, barePage] : [sameWork, ours, barePage, bare];
       const results = {} as Record<Target['name'], Cell>;
       for (const target of order) results[target.name] = await measure(target, connections);
       rounds.push(results);
@@ -138,6 +157,10 @@ try {
       ratioRpsSameWork: ratio('sameWork'),
       ratioRps: ratio('bare'),
       ratioRpsPage: ratio('barePage'),
+      /** Same-work's CPU per request over ours: the share of our CPU that is the same work. */
+      ratioCpuSameWork: median(
+        rounds.map((round) => round.sameWork.cpuUsPerRequest / round.ours.cpuUsPerRequest),
+      ),
       perRound: rounds.map((round) => ({
         ours: round.ours.rps,
         sameWork: round.sameWork.rps,
@@ -147,7 +170,7 @@ try {
     };
     rows.push(row);
     console.log(
-      `${String(connections).padStart(2)} clients (median of ${ROUNDS}): ours ${row.ours.rps.toFixed(0)} req/s (p50 ${row.ours.p50} ms, p99 ${row.ours.p99} ms) · same-work ${row.sameWork.rps.toFixed(0)} · bare ${row.bare.rps.toFixed(0)} · bare+page ${row.barePage.rps.toFixed(0)} · ours/same-work ${row.ratioRpsSameWork.toFixed(2)}×, ours/bare ${row.ratioRps.toFixed(2)}×`,
+      `${String(connections).padStart(2)} clients (median of ${ROUNDS}): ours ${row.ours.rps.toFixed(0)} req/s (p50 ${row.ours.p50} ms, p99 ${row.ours.p99} ms) · same-work ${row.sameWork.rps.toFixed(0)} · bare ${row.bare.rps.toFixed(0)} · bare+page ${row.barePage.rps.toFixed(0)} · ours/same-work ${row.ratioRpsSameWork.toFixed(2)}× (CPU/request ${row.ours.cpuUsPerRequest.toFixed(0)} vs ${row.sameWork.cpuUsPerRequest.toFixed(0)} µs: ${row.ratioCpuSameWork.toFixed(2)}×), ours/bare ${row.ratioRps.toFixed(2)}×`,
     );
   }
 } finally {
@@ -172,13 +195,13 @@ const table = [
   '- *same-work*: the same Fastify + SDK setup as ours doing the same SQLite page read (same SQL, same seeded file, same summaries, cursor and tool result) with no authentication, grant, validation, usage row or rate limit — **ours / same-work is our own cost** (target ≥ 0.8×);',
   '- *bare*: plain `node:http` + SDK answering a constant, a tiny one; *bare+page*: a constant as large as our page.',
   '',
-  `Same run, servers in their own processes, load generator (autocannon) in this one. ${DURATION_S} s per cell after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds with the targets interleaved in a rotating order; medians shown (a ratio is the median of the rounds' ratios). ${machine.cpus} CPUs (${machine.cpu}) shared with other work, Node ${machine.node}.`,
+  `Same run, servers in their own processes, load generator (autocannon) in this one. ${DURATION_S} s per cell after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds with the targets interleaved: always measured back to back, alternating which goes first; medians shown (a ratio is the median of the rounds' ratios). The last two columns are each server process's CPU time per answered request (Linux /proc): on a shared machine throughput moves with whatever else runs, CPU per request much less. ${machine.cpus} CPUs (${machine.cpu}) shared with other work, Node ${machine.node}.`,
   '',
-  '| clients | ours req/s | ours p50 / p99 (ms) | same-work req/s | same-work p50 / p99 (ms) | bare req/s | bare+page req/s | **ours / same-work** | ours / bare | ours / bare+page |',
-  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| clients | ours req/s | ours p50 / p99 (ms) | same-work req/s | same-work p50 / p99 (ms) | bare req/s | bare+page req/s | **ours / same-work** | ours / bare | ours / bare+page | CPU µs/request ours / same-work | same-work CPU / ours |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (row) =>
-      `| ${row.connections} | ${row.ours.rps.toFixed(0)} | ${row.ours.p50} / ${row.ours.p99} | ${row.sameWork.rps.toFixed(0)} | ${row.sameWork.p50} / ${row.sameWork.p99} | ${row.bare.rps.toFixed(0)} | ${row.barePage.rps.toFixed(0)} | **${row.ratioRpsSameWork.toFixed(2)}×** | ${row.ratioRps.toFixed(2)}× | ${row.ratioRpsPage.toFixed(2)}× |`,
+      `| ${row.connections} | ${row.ours.rps.toFixed(0)} | ${row.ours.p50} / ${row.ours.p99} | ${row.sameWork.rps.toFixed(0)} | ${row.sameWork.p50} / ${row.sameWork.p99} | ${row.bare.rps.toFixed(0)} | ${row.barePage.rps.toFixed(0)} | **${row.ratioRpsSameWork.toFixed(2)}×** | ${row.ratioRps.toFixed(2)}× | ${row.ratioRpsPage.toFixed(2)}× | ${row.ours.cpuUsPerRequest.toFixed(0)} / ${row.sameWork.cpuUsPerRequest.toFixed(0)} | ${row.ratioCpuSameWork.toFixed(2)}× |`,
   ),
   '',
 ].join('\n');
