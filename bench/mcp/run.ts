@@ -3,8 +3,8 @@
 // that does nothing (tiny and page-sized constants), and the same-work server (same Fastify + SDK
 // transport, same SQLite page read, none of our checks or bookkeeping), which isolates our own cost.
 // Each server runs in its own process; the load generator runs here. The machine is shared, so
-// every cell is measured BENCH_MCP_ROUNDS times (default 3), the targets interleaved (ours and same-work back to back)
-// order, and the medians are reported (ratios: the median of each round's ratio). Results go to
+// every cell is measured BENCH_MCP_ROUNDS times (default 3), the targets interleaved (ours and
+// same-work back to back), and the medians are reported (ratios: the median of each round's ratio). Results go to
 // test-results/bench/ as JSON and a markdown table (`npm run docs:refresh` copies them to bench/results/).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
