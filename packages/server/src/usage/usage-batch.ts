@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
-import { insertUsageRows, toUsageRow, type UsageEntry } from './usage-log.js';
+import { insertUsageRows } from './usage-insert.js';
+import { toUsageRow, type UsageEntry } from './usage-log.js';
 
 /** How long `/mcp` usage rows wait to be written together, by default (see `createUsageBatch`). */
 export const USAGE_FLUSH_MS = 50;

@@ -1,9 +1,9 @@
 import { type CallChannel, FUNCTION_NAMES, type UsageView } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { precompile } from '../store/prepared-read.js';
 import type { Database } from '../store/schema.js';
 import { timeOrderedId } from './time-ordered-id.js';
+import { insertUsageRows } from './usage-insert.js';
 
 /** One tool call as recorded: the owner API's usage view, less its id and time, plus the account. */
 export type UsageEntry = Omit<UsageView, 'id' | 'at'> & { accountId: string };
@@ -63,74 +63,6 @@ export function toUsageRow(entry: UsageEntry, now: number): Database['usage'] {
     duration_ms: Math.round(entry.durationMs),
     created_at: now,
   };
-}
-
-/** The one-row insert, compiled once per database: the common case of a call answered alone. */
-const insertOneByDb = new WeakMap<Kysely<Database>, ReturnType<typeof compileInsertOne>>();
-
-function compileInsertOne(db: Kysely<Database>) {
-  return precompile(
-    db,
-    (
-      db,
-      id: string,
-      accountId: string,
-      connectionId: string | null,
-      transport: string,
-      requestId: string | null,
-      tool: string,
-      collectionId: string | null,
-      outcome: string,
-      durationMs: number,
-      createdAt: number,
-    ) =>
-      db.insertInto('usage').values({
-        id,
-        account_id: accountId,
-        connection_id: connectionId,
-        transport,
-        request_id: requestId,
-        tool,
-        collection_id: collectionId,
-        outcome,
-        duration_ms: durationMs,
-        created_at: createdAt,
-      }),
-  );
-}
-
-/** Appends shaped rows to the usage table: the one insert every usage writer goes through. */
-export async function insertUsageRows(
-  db: Kysely<Database>,
-  rows: readonly Database['usage'][],
-): Promise<void> {
-  if (rows.length === 1) {
-    let insertOne = insertOneByDb.get(db);
-    if (!insertOne) {
-      insertOne = compileInsertOne(db);
-      insertOneByDb.set(db, insertOne);
-    }
-    const row = rows[0]!;
-    await db.executeQuery(
-      insertOne(
-        row.id,
-        row.account_id,
-        row.connection_id,
-        row.transport,
-        row.request_id,
-        row.tool,
-        row.collection_id,
-        row.outcome,
-        row.duration_ms,
-        row.created_at,
-      ),
-    );
-  } else if (rows.length > 1) {
-    await db
-      .insertInto('usage')
-      .values([...rows])
-      .execute();
-  }
 }
 
 /** The tool name as recorded: a catalog name, or `(unknown)` for anything else a caller sent. */

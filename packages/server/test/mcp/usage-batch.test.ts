@@ -42,6 +42,18 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    it('writes a batch of any size whole (85 rows: statements of 64, 16, 4 and 1 in one transaction)', async () => {
+      server = await startTestServer({ dialect });
+      const batch = createUsageBatch(server.store.db, server.clock, server.app.log, 60_000);
+      const ids = Array.from({ length: 85 }, (_, index) => `req-many-${String(index).padStart(3, '0')}`);
+      for (const id of ids) batch.record(entry(id));
+      await batch.flush();
+      expect(await requestIds()).toEqual(ids);
+      const rows = await server.store.db.selectFrom('usage').selectAll().execute();
+      expect(new Set(rows.map((row) => row.id)).size).toBe(85);
+      expect(rows.every((row) => row.tool === 'items_list' && row.outcome === 'ok')).toBe(true);
+    });
+
     it('logs a failed insert, never throws it, and writes the next batch', async () => {
       server = await startTestServer({ dialect });
       const errors: unknown[] = [];
