@@ -1,6 +1,7 @@
 import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { timeOrderedId } from '../../src/usage/time-ordered-id.js';
 import { createUsageBatch } from '../../src/usage/usage-batch.js';
 import { connectClient, createConnection, parseResult } from './support.js';
 
@@ -89,3 +90,14 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('usage row ids', () => {
+  it('are RFC 9562 version-7 UUIDs that sort by time, and never repeat', () => {
+    const ids = [0, 1, 2, 1_795_000_000_000, 1_795_000_000_001].map((at) => timeOrderedId(at));
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...ids].sort()).toEqual(ids);
+    const same = Array.from({ length: 1_000 }, () => timeOrderedId(1_795_000_000_000));
+    expect(new Set(same).size).toBe(1_000);
+  });
+});
