@@ -195,7 +195,7 @@ const table = [
   '- *same-work*: the same Fastify + SDK setup as ours doing the same SQLite page read (same SQL, same seeded file, same summaries, cursor and tool result) with no authentication, grant, validation, usage row or rate limit — **ours / same-work is our own cost** (target ≥ 0.8×);',
   '- *bare*: plain `node:http` + SDK answering a constant, a tiny one; *bare+page*: a constant as large as our page.',
   '',
-  `Same run, servers in their own processes, load generator (autocannon) in this one. ${DURATION_S} s per cell after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds with the targets interleaved: always measured back to back, alternating which goes first; medians shown (a ratio is the median of the rounds' ratios). The last two columns are each server process's CPU time per answered request (Linux /proc): on a shared machine throughput moves with whatever else runs, CPU per request much less. ${machine.cpus} CPUs (${machine.cpu}) shared with other work, Node ${machine.node}.`,
+  `Same run, servers in their own processes, load generator (autocannon) in this one. ${DURATION_S} s per cell after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds with the targets interleaved: ours and same-work always measured back to back, alternating which goes first; medians shown (a ratio is the median of the rounds' ratios). The last two columns are each server process's CPU time per answered request (Linux /proc): on a shared machine throughput moves with whatever else runs, CPU per request much less. ${machine.cpus} CPUs (${machine.cpu}) shared with other work, Node ${machine.node}.`,
   '',
   '| clients | ours req/s | ours p50 / p99 (ms) | same-work req/s | same-work p50 / p99 (ms) | bare req/s | bare+page req/s | **ours / same-work** | ours / bare | ours / bare+page | CPU µs/request ours / same-work | same-work CPU / ours |',
   '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -203,6 +203,8 @@ const table = [
     (row) =>
       `| ${row.connections} | ${row.ours.rps.toFixed(0)} | ${row.ours.p50} / ${row.ours.p99} | ${row.sameWork.rps.toFixed(0)} | ${row.sameWork.p50} / ${row.sameWork.p99} | ${row.bare.rps.toFixed(0)} | ${row.barePage.rps.toFixed(0)} | **${row.ratioRpsSameWork.toFixed(2)}×** | ${row.ratioRps.toFixed(2)}× | ${row.ratioRpsPage.toFixed(2)}× | ${row.ours.cpuUsPerRequest.toFixed(0)} / ${row.sameWork.cpuUsPerRequest.toFixed(0)} | ${row.ratioCpuSameWork.toFixed(2)}× |`,
   ),
+  '',
+  'What the profile (`node --cpu-prof`) found, what changed and what is left: [docs/mcp.md, Performance](../../docs/mcp.md#performance).',
   '',
 ].join('\n');
 // Runs write under test-results/; `npm run docs:refresh` copies them to bench/results/ (tracked).
