@@ -44,6 +44,8 @@ export interface BuildAppOptions {
    * Production passes none and the core shares `store`.
    */
   coreStore?: Store;
+  /** How long `/mcp` usage rows wait to be written together (default `USAGE_FLUSH_MS`; see usage-batch.ts). */
+  usageFlushMs?: number;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -80,7 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     accounts: createAccounts(options.store.db),
     sessions: createSessions(options.store.db, clock),
-    connections: createConnections(options.store.db, clock),
+    connections: createConnections(options.store, clock),
     usage: createUsageLog(options.store.db, clock),
   };
   app.decorate('diosc', context);
@@ -95,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return { status: 'ok', store: options.store.dialect };
   });
 
-  await app.register(mcpPlugin);
+  await app.register(mcpPlugin, { usageFlushMs: options.usageFlushMs });
   await app.register(ownerPlugin, { prefix: '/api/owner' });
   await app.register(hubPlugin, { prefix: '/api/hub', options: options.hub });
   await app.register(kitAssetsPlugin);

@@ -16,6 +16,7 @@ import { createCallRate } from './call-rate.js';
 import type { CallerContext } from './caller.js';
 import { disconnectedCollections, disconnectSource } from './collections.js';
 import type { OperationContext } from './context.js';
+import { createHotReads } from './hot-reads.js';
 import type { InsideWrite } from './inside-write.js';
 import { type AccountLimits, DEFAULT_LIMITS } from './limits.js';
 import { authorizeCall, createOperationTable } from './operation-table.js';
@@ -55,6 +56,7 @@ export function createAccountCore(options: AccountCoreOptions) {
     limits,
     receipts: createReceipts(options.store.db, clock, limits.inFlightLeaseMs),
     insideWrite: options.insideWrite,
+    reads: createHotReads(options.store),
   };
   const callRate = createCallRate(limits.callsPerMinutePerCaller, clock);
   const admission = createAdmission(limits.maxConcurrentPerAccount);
