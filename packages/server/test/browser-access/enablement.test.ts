@@ -184,17 +184,26 @@ describe.each(DIALECTS)('browser access: enablement, descriptors, selection ($na
     await browser.enable([{ collection: 'notes', functions: ['items_list'] }]);
     const old = browser.generation;
     await browser.enable([{ collection: 'inbox', functions: ['items_list'] }]);
-    expect(browser.generation).toBeGreaterThan(old);
+    const live = browser.generation;
+    expect(live).toBeGreaterThan(old);
     browser.generation = old;
     const stale = await browser.dispatch('items_list', { collection: 'notes' });
     expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ error: { code: 'generation_changed' } });
+    // The refusal names the live generation: what the page re-registers its tools from.
+    expect(stale.body).toMatchObject({
+      error: { code: 'generation_changed', details: { generation: live } },
+    });
     const rows = await connectionRows();
     expect(rows.filter((row) => row.revoked_at === null)).toHaveLength(1);
   });
 
   it('disable revokes: descriptors and calls answer not_enabled', async () => {
     await start();
+    // Turning off what is not on is not an error, and creates nothing.
+    const idle = await browser.disable();
+    expect(idle.status).toBe(200);
+    expect(idle.body).toMatchObject({ enabled: false, selection: null, generation: null });
+    expect(await connectionRows()).toEqual([]);
     await browser.enable([{ collection: 'notes', functions: ['items_list'] }]);
     const disabled = await browser.disable();
     expect(disabled.body).toMatchObject({ enabled: false, selection: null, generation: null });

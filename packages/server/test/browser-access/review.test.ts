@@ -1,6 +1,6 @@
 import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RECEIPT_TTL_MS } from '../../src/browser-access/review-receipts.js';
+import { createReviewReceipts, RECEIPT_TTL_MS } from '../../src/browser-access/review-receipts.js';
 import { callJson, type OwnerSession, signIn } from '../owner/owner-client.js';
 import { browserClient } from './browser-client.js';
 
@@ -164,6 +164,38 @@ for (const dialect of DIALECTS) {
       expect(await snapshot()).toEqual(before);
     });
 
+    it('refuses a receipt that does not exist, by any id, and changes nothing', async () => {
+      await start();
+      await preparedAndAcknowledged(create('real', 'x'));
+      const before = await snapshot();
+      for (const id of ['rcp-made-up', 'x'.repeat(65)]) {
+        const fake = { id, tool: 'item_write', input: create('real', 'x'), digest: 'a'.repeat(64) };
+        const executed = await browser.execute(fake);
+        expect(executed.status).toBe(404);
+        expect(executed.body).toMatchObject({
+          error: { code: 'not_found', message: 'There is no such review receipt.' },
+        });
+        expect((await browser.acknowledge(fake)).body).toMatchObject({ error: { code: 'not_found' } });
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('consumes a receipt once: a second consume of the same row is refused by the store', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(create('twice', 'x'));
+      // Two executions that both passed `assertUsable` race on this one conditional update.
+      const receipts = createReviewReceipts(server.store.db, server.clock);
+      const row = await server.store.db
+        .selectFrom('review_receipts')
+        .selectAll()
+        .where('id', '=', receipt.id)
+        .executeTakeFirstOrThrow();
+      expect(await receipts.consume(row)).toBe(true);
+      expect(await receipts.consume(row)).toBe(false);
+      const used = await browser.execute(receipt);
+      expect(used.body).toMatchObject({ error: { code: 'receipt_used' } });
+    });
+
     it('lets only one of two concurrent executions of a receipt run', async () => {
       await start();
       const receipt = await preparedAndAcknowledged(create('race', 'once'));
@@ -283,7 +315,13 @@ for (const dialect of DIALECTS) {
       expect(stale.body).toMatchObject({ error: { code: 'session_expired' } });
       const foreign = await newBrowser.execute(receipt);
       expect(foreign.status).toBe(409);
-      expect(foreign.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
+      // Refused by the session binding itself, not only by the record or generation it also names.
+      expect(foreign.body).toMatchObject({
+        error: { code: 'receipt_mismatch', message: 'This review receipt belongs to another session.' },
+      });
+      expect((await newBrowser.acknowledge(receipt)).body).toMatchObject({
+        error: { code: 'receipt_mismatch', message: 'This review receipt belongs to another session.' },
+      });
       expect(await snapshot()).toEqual(before);
     });
 
