@@ -6,6 +6,7 @@ import type {
   TranscriptView,
 } from '@diosc/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createScriptedModel } from '../../../src/hub/model/scripted/scripted-model.js';
 import { describeOnDialects } from '../../hub/support/hub-server.js';
 import { rowCounts } from '../../hub/support/rows.js';
 import { type AdminHarness, codeOf, startAdmin } from './support.js';
@@ -198,5 +199,35 @@ describeOnDialects('assistant admin: conversations, transcripts and usage', () =
       .where('conversation_id', '=', waiting)
       .execute();
     expect(turns).toEqual([]);
+  });
+});
+
+describeOnDialects('assistant admin: usage counts errors by code', () => {
+  let admin: AdminHarness;
+  beforeAll(async () => {
+    const broken = createScriptedModel(() => {
+      throw new Error('The upstream is down.');
+    });
+    admin = await startAdmin({ hub: { scriptedModels: { broken } } });
+  });
+  afterAll(() => admin.server.close());
+
+  it('reports a failed turn under its code', async () => {
+    const created = await admin.api<{ assistant: AssistantView }>('', {
+      body: {
+        name: 'Broken',
+        model: { provider: 'scripted', id: 'broken' },
+        allowedOrigins: [admin.server.pageOrigin],
+      },
+    });
+    const record = (await admin.server.app.diosc.hub!.services.assistants.find(created.body.assistant.id))!;
+    const { client, conversation, stream } = await admin.server.visit(record);
+    await client.send(conversation, { text: 'hi' });
+    const failed = await stream.until('turn.failed');
+    const usage = await admin.api<AssistantUsageView>(`/${record.id}/usage?days=1`);
+    expect(usage.body.errors).toEqual([{ code: failed.error.code, count: 1 }]);
+    expect(usage.body.days[0]).toMatchObject({ turns: 1, toolCalls: 0 });
+    const page = await admin.api<ConversationPage>(`/${record.id}/conversations`);
+    expect(page.body.conversations[0]).toMatchObject({ status: 'failed', turns: 1 });
   });
 });
