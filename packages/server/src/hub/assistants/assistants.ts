@@ -44,6 +44,22 @@ export function checkAssistantConfig(config: AssistantConfig): void {
   const names = config.browserTools.map((tool) => tool.name);
   if (new Set(names).size !== names.length)
     throw new DioscError('invalid_input', 'Two browser tools have the same name.');
+  for (const origin of config.allowedOrigins) {
+    // A browser sends the origin in its serialized form; anything else could never match.
+    let serialized: string | undefined;
+    try {
+      serialized = new URL(origin).origin;
+    } catch {
+      serialized = undefined;
+    }
+    if (serialized !== origin)
+      throw new DioscError(
+        'invalid_input',
+        serialized
+          ? `The origin ${JSON.stringify(origin.slice(0, 100))} is not exact; write it as ${serialized}.`
+          : `The origin ${JSON.stringify(origin.slice(0, 100))} is not a valid origin.`,
+      );
+  }
   const servers = config.serverTools.mcpServers.map((server) => server.name);
   if (new Set(servers).size !== servers.length)
     throw new DioscError('invalid_input', 'Two MCP servers have the same name.');

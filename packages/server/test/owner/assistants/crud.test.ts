@@ -212,6 +212,9 @@ describeOnDialects('assistant admin: create, read, change, delete', () => {
       ['an origin with a path', { name: 'X', allowedOrigins: ['https://shop.example/app'] }],
       ['an origin with a trailing slash', { name: 'X', allowedOrigins: ['https://shop.example/'] }],
       ['a wildcard origin', { name: 'X', allowedOrigins: ['*'] }],
+      ['an origin with a default port', { name: 'X', allowedOrigins: ['https://shop.example:443'] }],
+      ['an origin in capitals', { name: 'X', allowedOrigins: ['https://Shop.example'] }],
+      ['an origin with a port out of range', { name: 'X', allowedOrigins: ['https://shop.example:99999'] }],
       [
         'a schema that does not compile',
         { name: 'X', browserTools: [{ ...tool, inputSchema: { type: 'nope' } }] },
@@ -256,6 +259,10 @@ describeOnDialects('assistant admin: create, read, change, delete', () => {
     expect(codeOf(schema.body)).toBe('invalid_input');
     expect((schema.body as { error: { message: string } }).error.message).toMatch(
       /^body\.allowedOrigins\.0 /,
+    );
+    const capitals = await admin.api('', { body: { name: 'X', allowedOrigins: ['https://Shop.example'] } });
+    expect((capitals.body as { error: { message: string } }).error.message).toBe(
+      'The origin "https://Shop.example" is not exact; write it as https://shop.example.',
     );
     const grant = await admin.api('', {
       body: {
