@@ -4,6 +4,7 @@ import { createNetworkBudget } from './assistant-scope.js';
 import { registerCheckRoutes } from './check-routes.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { registerEmbedRoutes } from './embed-routes.js';
+import { registerFileRoutes } from './file-routes.js';
 import { registerSitemapRoutes } from './sitemap-routes.js';
 import { registerUsageRoutes } from './usage-routes.js';
 
@@ -19,5 +20,6 @@ export const assistantsPlugin: FastifyPluginAsync = async (app) => {
   registerSitemapRoutes(app, spend);
   registerEmbedRoutes(app);
   registerConversationRoutes(app);
+  registerFileRoutes(app);
   registerUsageRoutes(app);
 };

@@ -113,6 +113,23 @@ describeOnDialects('assistant admin: conversations, transcripts and usage', () =
     });
   });
 
+  it("lets the owner download a chip's file through the owner API, an attachment, and no one else", async () => {
+    const { body } = await admin.api<TranscriptView>(`/${assistant.id}/conversations/${conversation}`);
+    const chip = body.turns[0]!.toolCalls[1]!.files[0]!;
+    expect(chip.downloadUrl).toBe(`/api/owner/assistants/${assistant.id}/files/${chip.fileId}`);
+    expect(body.messages[1]!.files[0]!.downloadUrl).toBe(chip.downloadUrl);
+    const download = await fetch(`${admin.server.url}${chip.downloadUrl}`, {
+      headers: { cookie: admin.owner.cookie },
+    });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment;/);
+    expect(download.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await download.text()).toBe(EDITED.content);
+    expect((await fetch(`${admin.server.url}${chip.downloadUrl}`)).status).toBe(401);
+    const elsewhere = await admin.api(`/${admin.server.assistant.id}/files/${chip.fileId}`);
+    expect(codeOf(elsewhere.body)).toBe('not_found');
+  });
+
   it('counts turns, tool calls and model tokens per day, and errors by code', async () => {
     const usage = await admin.api<AssistantUsageView>(`/${assistant.id}/usage?days=7`);
     expect(usage.body.days).toHaveLength(7);

@@ -31,6 +31,7 @@ function routes(id: string, conversation: string): { method: string; path: strin
     { method: 'GET', path: `/${id}/conversations/${conversation}` },
     { method: 'DELETE', path: `/${id}/conversations/${conversation}` },
     { method: 'GET', path: `/${id}/usage` },
+    { method: 'GET', path: `/${id}/files/fil_00000000-0000-4000-8000-000000000000` },
   ];
 }
 
