@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { filesMigration } from './files-migration.js';
 import { hubMigration } from './hub-migration.js';
+import { hubModelUsageMigration } from './hub-usage-migration.js';
 
 /**
  * Migrations, in code so a bundled server needs no migration folder. Column types are the subset
@@ -160,6 +161,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_hub_model_usage': hubModelUsageMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -133,6 +133,7 @@ export type {
   HubConversationsTable,
   HubEventsTable,
   HubMessagesTable,
+  HubModelUsageTable,
   HubToolCallsTable,
   HubTurnsTable,
   HubVisitorSessionsTable,

@@ -56,6 +56,7 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0004_files',
       '0005_collection_sources',
       '0006_rate_windows',
+      '0007_hub_model_usage',
     ]);
     await migrateToLatest(test.store.db as never);
     const again = await openStore({
@@ -74,6 +75,7 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0004_files',
       '0005_collection_sources',
       '0006_rate_windows',
+      '0007_hub_model_usage',
     ]);
   });
 

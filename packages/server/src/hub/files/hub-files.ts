@@ -22,6 +22,7 @@ export function createHubFiles(db: Kysely<Database>, clock: Clock, hold?: HubHol
     store,
     write: (input: WriteFileInput) => writeFile(store, clock, input, hold),
     prune: () => pruneFiles(db, clock),
+    removeConversation: (conversationId: string) => store.removeConversation(conversationId),
     /** The complete, unexpired file, for readers that already checked who is asking. */
     async live(fileId: string): Promise<HubFilesTable | undefined> {
       const row = await store.find(fileId);
