@@ -5,27 +5,7 @@ import { sharedStyles } from '../ui/shared-styles.js';
 import { assistantStyles } from './assistant-styles.js';
 import type { AssistantView, SitemapRouteView, SitemapTestResult } from './assistant-wire.js';
 import { fieldError, invalidIf, serverProblem } from './form-problems.js';
-import type { Problem } from './validation.js';
-
-/** The first problem of each route field, keyed `route-<field>-<index>`; the hub checks the rest. */
-export function routeProblems(routes: readonly SitemapRouteView[]): Record<string, Problem> {
-  const problems: Record<string, Problem> = {};
-  const seen = new Map<string, number>();
-  routes.forEach((route, index) => {
-    const path = route.path.trim();
-    if (!path.startsWith('/')) problems[`route-path-${index}`] = { key: 'routePath' };
-    else if (/[?#\s]/.test(path)) problems[`route-path-${index}`] = { key: 'routePathQuery' };
-    else if (seen.has(path))
-      problems[`route-path-${index}`] = { key: 'routeTwice', params: { line: seen.get(path)! + 1 } };
-    seen.set(path, index);
-    if (route.title.trim() === '') problems[`route-title-${index}`] = { key: 'routeTitle' };
-    else if (route.title.length > 200)
-      problems[`route-title-${index}`] = { key: 'tooLong', params: { max: 200 } };
-    if ((route.description ?? '').length > 1000)
-      problems[`route-description-${index}`] = { key: 'tooLong', params: { max: 1000 } };
-  });
-  return problems;
-}
+import { type Problem, routeProblems } from './validation.js';
 
 /** Draft routes as the hub takes them: trimmed, an empty description left out. */
 function cleaned(routes: readonly SitemapRouteView[]): SitemapRouteView[] {
