@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
+
+import type { TranscriptView } from '@diosc/protocol';
 import { DioscError } from '@diosc/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Portal } from '../src/app/portal.js';
-import type { TranscriptView } from '../src/assistants/assistant-wire.js';
 import { initI18n } from '../src/i18n/i18n.js';
 import '../src/assistants/transcript-view.js';
 import '../src/assistants/settings-form.js';

@@ -12,7 +12,7 @@ import './sitemap-editor.js';
 import './embed-panel.js';
 import './conversations-panel.js';
 import './usage-panel.js';
-import type { AssistantView } from './assistant-wire.js';
+import type { AssistantView } from '@diosc/protocol';
 import { serverProblem } from './form-problems.js';
 
 /** One assistant: its name, the section links (real URLs, so each survives a reload), the section. */

@@ -1,4 +1,3 @@
-import type { Http } from '../api/http.js';
 import type {
   AssistantDeletion,
   AssistantListView,
@@ -19,7 +18,8 @@ import type {
   ToolsPreviewRequest,
   ToolsPreviewResult,
   TranscriptView,
-} from './assistant-wire.js';
+} from '@diosc/protocol';
+import type { Http } from '../api/http.js';
 
 const enc = encodeURIComponent;
 const one = (id: string) => `/assistants/${enc(id)}`;
@@ -28,9 +28,11 @@ const one = (id: string) => `/assistants/${enc(id)}`;
 export function createAssistantsApi(http: Http) {
   return {
     list: () => http<AssistantListView>('GET', '/assistants'),
-    get: (id: string) => http<AssistantView>('GET', one(id)),
-    create: (input: AssistantWrite & { name: string }) => http<AssistantView>('POST', '/assistants', input),
-    update: (id: string, input: AssistantWrite) => http<AssistantView>('PATCH', one(id), input),
+    get: async (id: string) => (await http<{ assistant: AssistantView }>('GET', one(id))).assistant,
+    create: async (input: AssistantWrite & { name: string }) =>
+      (await http<{ assistant: AssistantView }>('POST', '/assistants', input)).assistant,
+    update: async (id: string, input: AssistantWrite) =>
+      (await http<{ assistant: AssistantView }>('PATCH', one(id), input)).assistant,
     remove: (id: string) => http<AssistantDeletion>('DELETE', one(id)),
     testConnection: (id: string, input: TestConnectionRequest = {}) =>
       http<TestConnectionResult>('POST', `${one(id)}/test-connection`, input),

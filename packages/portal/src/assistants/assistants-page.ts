@@ -1,3 +1,4 @@
+import type { AssistantView } from '@diosc/protocol';
 import { html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { formatTime, I18nController, t } from '../i18n/i18n.js';
@@ -5,7 +6,6 @@ import { type AssistantSection, assistantPath, PATHS } from '../router/router.js
 import { icons } from '../ui/icons.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import { assistantStyles } from './assistant-styles.js';
-import type { AssistantView } from './assistant-wire.js';
 import { serverProblem } from './form-problems.js';
 import './assistant-detail.js';
 import './settings-form.js';

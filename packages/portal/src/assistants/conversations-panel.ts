@@ -6,8 +6,8 @@ import type { ConfirmDialog } from '../ui/confirm-dialog.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import '../ui/confirm-dialog.js';
 import './transcript-view.js';
+import type { AssistantView, ConversationRowView, TranscriptView } from '@diosc/protocol';
 import { assistantStyles } from './assistant-styles.js';
-import type { AssistantView, ConversationRowView, TranscriptView } from './assistant-wire.js';
 import { serverProblem } from './form-problems.js';
 
 /** The assistant's conversations (newest first, paged) and, when one is open, its transcript. */

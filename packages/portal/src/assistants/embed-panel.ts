@@ -1,10 +1,10 @@
+import type { AssistantView, EmbedView } from '@diosc/protocol';
 import { html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { I18nController, t } from '../i18n/i18n.js';
 import { icons } from '../ui/icons.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import { assistantStyles } from './assistant-styles.js';
-import type { AssistantView, EmbedView } from './assistant-wire.js';
 import { serverProblem } from './form-problems.js';
 
 /**

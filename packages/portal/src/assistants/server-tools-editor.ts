@@ -7,12 +7,12 @@ import { errorText } from '../ui/error-text.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import '../ui/grant-picker.js';
 import type { ApprovalSeverity as Severity } from '@diosc/protocol';
-import { assistantStyles } from './assistant-styles.js';
 import {
   type AssistantView,
   type AssistantWrite,
   GENERATE_FILE_FORMATS as FILE_FORMATS,
-} from './assistant-wire.js';
+} from '@diosc/protocol';
+import { assistantStyles } from './assistant-styles.js';
 import { fieldError, invalidIf, serverProblem } from './form-problems.js';
 import { integerProblem, mcpServerProblems, type Problem } from './validation.js';
 

@@ -1,9 +1,9 @@
+import type { AssistantView, SitemapRouteView, SitemapTestResult } from '@diosc/protocol';
 import { html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { I18nController, t } from '../i18n/i18n.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import { assistantStyles } from './assistant-styles.js';
-import type { AssistantView, SitemapRouteView, SitemapTestResult } from './assistant-wire.js';
 import { fieldError, invalidIf, serverProblem } from './form-problems.js';
 import { type Problem, routeProblems } from './validation.js';
 

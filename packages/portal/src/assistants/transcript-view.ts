@@ -1,14 +1,14 @@
-import type { FileDescriptor } from '@diosc/protocol';
-import { css, html, LitElement, nothing } from 'lit';
-import { formatTime, I18nController, t } from '../i18n/i18n.js';
-import { sharedStyles } from '../ui/shared-styles.js';
-import { assistantStyles } from './assistant-styles.js';
 import type {
+  FileDescriptor,
   TranscriptMessage,
   TranscriptToolCall,
   TranscriptTurn,
   TranscriptView,
-} from './assistant-wire.js';
+} from '@diosc/protocol';
+import { css, html, LitElement, nothing } from 'lit';
+import { formatTime, I18nController, t } from '../i18n/i18n.js';
+import { sharedStyles } from '../ui/shared-styles.js';
+import { assistantStyles } from './assistant-styles.js';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 

@@ -1,10 +1,10 @@
+import type { AssistantUsageView, AssistantView } from '@diosc/protocol';
 import { css, html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { currentLanguage, I18nController, t } from '../i18n/i18n.js';
 import { codeName } from '../ui/outcome-label.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import { assistantStyles } from './assistant-styles.js';
-import type { AssistantUsageView, AssistantView } from './assistant-wire.js';
 import { serverProblem } from './form-problems.js';
 import { barChart } from './usage-chart.js';
 
