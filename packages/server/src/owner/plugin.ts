@@ -9,6 +9,7 @@ import '../auth/owner-request.js';
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { browserAccessPlugin } from '../browser-access/plugin.js';
 import { registerActivityRoutes } from './activity-routes.js';
+import { assistantsPlugin } from './assistants/plugin.js';
 import { registerCollectionRoutes } from './collection-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
 import { registerOperationRoutes } from './operation-routes.js';
@@ -54,4 +55,5 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
   registerCollectionRoutes(app);
   registerActivityRoutes(app);
   await app.register(browserAccessPlugin, { prefix: '/browser-access' });
+  await app.register(assistantsPlugin, { prefix: '/assistants' });
 };

@@ -7,6 +7,7 @@ import {
   DEFAULT_ASSISTANT_LIMITS,
   DEFAULT_FILES_PERMISSION,
   DEFAULT_GENERATE_FILE,
+  type ServerToolsConfig,
 } from './assistant-config.js';
 
 const F = ASSISTANT_FIELD_SCHEMAS;
@@ -31,8 +32,9 @@ const INPUT_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
+        // `null` removes the catalog access (its app connection is then revoked).
         account: {
-          type: 'object',
+          type: ['object', 'null'],
           additionalProperties: false,
           required: ['grant'],
           properties: { grant: F.grant, connectionId: { type: 'string', maxLength: 64 } },
@@ -84,7 +86,11 @@ export function parseAssistantInput(
 ): { config: AssistantConfig; secrets?: AssistantSecrets } {
   if (!validate(input))
     throw new DioscError('invalid_input', describeSchemaErrors(validate.errors, 'assistant'));
-  const value = input as AssistantInput & { serverTools?: Partial<AssistantConfig['serverTools']> };
+  const value = input as AssistantInput & {
+    serverTools?: Partial<Omit<ServerToolsConfig, 'account'>> & {
+      account?: ServerToolsConfig['account'] | null;
+    };
+  };
   const previous = base;
   const config: AssistantConfig = {
     name: value.name,
@@ -96,7 +102,7 @@ export function parseAssistantInput(
     allowedOrigins: value.allowedOrigins ?? previous?.allowedOrigins ?? [],
     browserTools: value.browserTools ?? previous?.browserTools ?? [],
     serverTools: {
-      account: value.serverTools?.account ?? previous?.serverTools.account,
+      account: accountOf(value.serverTools?.account, previous?.serverTools.account),
       mcpServers: value.serverTools?.mcpServers ?? previous?.serverTools.mcpServers ?? [],
       generateFile: {
         ...DEFAULT_GENERATE_FILE,
@@ -111,6 +117,20 @@ export function parseAssistantInput(
   };
   if (config.serverTools.account === undefined) delete config.serverTools.account;
   return { config, secrets: value.secrets };
+}
+
+/**
+ * The account section after a write: `null` removes it, a new grant keeps the app connection that
+ * already carries the old one (so a change of grant is a change of that connection's grant).
+ */
+function accountOf(
+  given: ServerToolsConfig['account'] | null | undefined,
+  previous: ServerToolsConfig['account'],
+): ServerToolsConfig['account'] {
+  if (given === null) return undefined;
+  if (given === undefined) return previous;
+  const connectionId = given.connectionId ?? previous?.connectionId;
+  return { grant: given.grant, ...(connectionId ? { connectionId } : {}) };
 }
 
 function defaultModelId(provider: AssistantConfig['model']['provider']): string {

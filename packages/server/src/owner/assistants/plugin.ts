@@ -1,0 +1,11 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { registerAssistantRoutes } from './assistant-routes.js';
+
+/**
+ * The owner's assistant admin API (`/api/owner/assistants/*`, docs/api/assistants.md), inside the
+ * owner plugin so every route has its session, Origin and CSRF checks. It reaches the hub only
+ * through the hub's services.
+ */
+export const assistantsPlugin: FastifyPluginAsync = async (app) => {
+  registerAssistantRoutes(app);
+};
