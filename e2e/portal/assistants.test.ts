@@ -71,6 +71,8 @@ beforeAll(async () => {
     },
   });
   // Every response the browser gets — portal pages and the embedding site alike — is kept for the scan.
+  // A step that does not happen fails in seconds, naming what the page said instead.
+  h.page.setDefaultTimeout(10_000);
   h.context.on('response', (response: Response) => {
     bodies.push(
       response
@@ -133,7 +135,11 @@ describe('the Assistants area', () => {
     await field(h.page, 'origins').fill(site.origin);
     await field(h.page, 'maxStepsPerTurn').fill('8');
     await h.page.locator('diosc-assistant-settings button[type="submit"]').click();
-    await h.page.locator('diosc-browser-tools-editor').waitFor();
+    await h.page
+      .locator('diosc-browser-tools-editor, diosc-assistant-settings [role="alert"]')
+      .first()
+      .waitFor();
+    expect(await h.page.locator('diosc-assistant-settings [role="alert"]').count()).toBe(0);
     const path = new URL(h.page.url()).pathname;
     expect(path).toMatch(/^\/assistants\/[^/]+\/tools$/);
     assistantId = decodeURIComponent(path.split('/')[2]!);

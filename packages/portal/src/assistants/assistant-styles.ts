@@ -6,6 +6,7 @@ export const assistantStyles = css`
   .grid3 {
     display: grid;
     gap: 0 1rem;
+    align-items: end;
     grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
   }
   .grid3 {
@@ -26,6 +27,9 @@ export const assistantStyles = css`
   .grow {
     flex: 1;
     min-width: 12rem;
+  }
+  .narrow {
+    max-width: 14rem;
   }
   .label {
     font-weight: 600;

@@ -290,10 +290,10 @@ export class ServerToolsEditor extends LitElement {
     return html`<section class="card mt" aria-labelledby="generate-heading">
       <h2 id="generate-heading">${t('assistants.tools.generateHeading')}</h2>
       <p class="small muted mt">${t('assistants.tools.generateHint')}</p>
-      <label class="mt"><input type="checkbox" id="gen-enabled" .checked=${this.generate.enabled}
+      <div class="checks mt"><label><input type="checkbox" id="gen-enabled" .checked=${this.generate.enabled}
         @change=${(event: Event) => {
           this.generate = { ...this.generate, enabled: (event.target as HTMLInputElement).checked };
-        }} /> ${t('assistants.tools.generateEnabled')}</label>
+        }} /> ${t('assistants.tools.generateEnabled')}</label></div>
       <fieldset class="mt" aria-invalid=${formats.invalid} aria-describedby=${formats.described}>
         <legend>${t('assistants.tools.formats')}</legend>
         <div class="checks">${FILE_FORMATS.map(
@@ -313,7 +313,7 @@ export class ServerToolsEditor extends LitElement {
       <div class="field">
         <label for="gen-max">${t('assistants.tools.maxKiB')}</label>
         <p id="gen-max-hint" class="small muted">${t('assistants.limits.range', { min: 1, max: 10 * 1024 })}</p>
-        <input id="gen-max" type="text" inputmode="numeric" .value=${this.generate.maxKiB} aria-invalid=${max.invalid} aria-describedby=${max.described}
+        <input id="gen-max" class="narrow" type="text" inputmode="numeric" .value=${this.generate.maxKiB} aria-invalid=${max.invalid} aria-describedby=${max.described}
           @input=${(event: Event) => {
             this.generate = { ...this.generate, maxKiB: (event.target as HTMLInputElement).value };
           }} />
