@@ -13,6 +13,8 @@ import { generateFileTool } from './files/generate-file-tool.js';
 import { createHubFiles } from './files/hub-files.js';
 import type { HubServices, HubTransaction } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
+import { testModelConnection } from './model/test-connection.js';
+import { createGuardedFetch } from './outbound/guarded-fetch.js';
 import { accountCatalogTools } from './server-tools/account-catalog.js';
 import { connectMcpServers } from './server-tools/mcp-server-tools.js';
 import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
@@ -31,6 +33,11 @@ export interface HubOptions {
   sweepIntervalMs?: number;
   /** How often expired files lose their bytes (default hourly). */
   filePruneIntervalMs?: number;
+  /**
+   * Let owner-given URLs (sitemap import, MCP check) reach loopback and private addresses; default
+   * from `DIOSC_HUB_FETCH_PRIVATE=1` in `env`, else off. Tests on loopback turn it on.
+   */
+  fetchPrivate?: boolean;
   /** More server tools per assistant (tests, embedders). */
   extraServerTools?: (assistantId: string) => ServerTool[];
   onIdle?: () => void;
@@ -54,15 +61,17 @@ async function loadServerToolsFor(
   assistant: AssistantRecord,
   secrets: AssistantSecrets,
   extra: ServerTool[],
+  mcp = true,
 ): Promise<ServerToolSet> {
   const tools: ServerTool[] = [];
   const account = assistant.config.serverTools.account;
   if (account?.connectionId) {
     tools.push(...accountCatalogTools(diosc, log, assistant.accountId, account.connectionId, account.grant));
   }
-  const mcp = await connectMcpServers(assistant.config.serverTools.mcpServers, secrets.mcpTokens ?? {}, log);
-  tools.push(...mcp.tools, ...extra);
-  return { tools, close: mcp.close };
+  const servers = mcp ? assistant.config.serverTools.mcpServers : [];
+  const connected = await connectMcpServers(servers, secrets.mcpTokens ?? {}, log);
+  tools.push(...connected.tools, ...extra);
+  return { tools, failures: connected.failures ?? [], close: connected.close };
 }
 
 /** Builds the hub's services over the app's store and account core; one set per app. */
@@ -78,11 +87,21 @@ export function createHubServices(
   const toolCache = new Map<string, Promise<ServerToolSet>>();
   const assistants = createAssistants(store.db, clock, box);
   const files = createHubFiles(store.db, clock);
-  const loadServerTools = async (assistant: AssistantRecord) =>
-    loadServerToolsFor(diosc, log, assistant, await assistants.secretsOf(assistant.id), [
-      ...(assistant.config.serverTools.generateFile?.enabled ? [generateFileTool(files, assistant)] : []),
-      ...(options.extraServerTools?.(assistant.id) ?? []),
-    ]);
+  const loadServerTools = async (assistant: AssistantRecord, mcp = true) =>
+    loadServerToolsFor(
+      diosc,
+      log,
+      assistant,
+      await assistants.secretsOf(assistant.id),
+      [
+        ...(assistant.config.serverTools.generateFile?.enabled ? [generateFileTool(files, assistant)] : []),
+        ...(options.extraServerTools?.(assistant.id) ?? []),
+      ],
+      mcp,
+    );
+  const outboundFetch = createGuardedFetch({
+    allowPrivate: options.fetchPrivate ?? env.DIOSC_HUB_FETCH_PRIVATE === '1',
+  });
   return {
     ...transactionOf(store.db, clock),
     clock,
@@ -93,6 +112,7 @@ export function createHubServices(
     bus,
     files,
     transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
+    testModel: (spec, apiKey) => testModelConnection(spec, { env, apiKey, scripted: options.scriptedModels }),
     async modelFor(assistant) {
       const { providerKey } = await assistants.secretsOf(assistant.id);
       return resolveModel(assistant.config.model, {
@@ -109,6 +129,8 @@ export function createHubServices(
       }
       return (await set).tools;
     },
+    serverToolSetFor: (assistant, { mcp }) => loadServerTools(assistant, mcp),
+    outboundFetch,
     async releaseServerTools(turnId) {
       const set = toolCache.get(turnId);
       toolCache.delete(turnId);

@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { TestConnectionResult } from '@diosc/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { AssistantConfig } from './assistants/assistant-config.js';
@@ -7,7 +8,9 @@ import type { Conversations } from './conversations/conversations.js';
 import type { EventBus } from './events/event-bus.js';
 import type { EventLog } from './events/event-log.js';
 import type { HubFiles } from './files/hub-files.js';
-import type { ServerTool } from './server-tools/server-tool.js';
+import type { ModelSpec } from './model/model-spec.js';
+import type { GuardedFetch } from './outbound/guarded-fetch.js';
+import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
 import type { ToolCalls } from './turns/tool-calls.js';
 import type { Turns } from './turns/turns.js';
 import type { VisitorSessions } from './visitors/visitor-sessions.js';
@@ -30,9 +33,18 @@ export interface HubServices extends HubTransaction {
   /** Stored files: uploads, `generate_file`'s output, attachments for the prompt. */
   files: HubFiles;
   transaction<T>(work: (tx: HubTransaction) => Promise<T>): Promise<T>;
+  /** One tiny call to a model with the given key (or the environment's): the owner's "test connection". */
+  testModel(spec: ModelSpec, apiKey: string | undefined): Promise<TestConnectionResult>;
   modelFor(assistant: AssistantRecord): Promise<{ model: LanguageModelV3; label: string; scripted: boolean }>;
   /** The assistant's server tools for one turn (MCP servers are listed once per turn and cached). */
   serverToolsFor(assistant: AssistantRecord, turnId: string): Promise<ServerTool[]>;
+  /**
+   * The assistant's server tools outside a turn (the owner's tools preview): the same loader a turn
+   * uses; external MCP servers are connected only with `mcp`. The caller closes the set.
+   */
+  serverToolSetFor(assistant: AssistantRecord, options: { mcp: boolean }): Promise<ServerToolSet>;
+  /** The fetch for URLs an owner typed (sitemap import, MCP check): public addresses only by default. */
+  outboundFetch: GuardedFetch;
   /** Closes the turn's MCP clients once it has ended. */
   releaseServerTools(turnId: string): Promise<void>;
   describeSitemap(routes: AssistantConfig['sitemap']): string;

@@ -72,7 +72,12 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     files: { attachments: hub.files.attachments, descriptorFor: hub.files.descriptorFor },
   };
 
-  await app.register(sessionRoutes(hub, { perMinutePerAddress: SESSIONS_PER_MINUTE_PER_ADDRESS }));
+  await app.register(
+    sessionRoutes(hub, {
+      perMinutePerAddress: SESSIONS_PER_MINUTE_PER_ADDRESS,
+      previewOrigin: app.diosc.config.publicOrigin,
+    }),
+  );
 
   await app.register(async (visitor) => {
     visitor.decorateRequest('visitor', null);

@@ -37,7 +37,8 @@ function toRecord(row: HubAssistantsTable): AssistantRecord {
   };
 }
 
-function checkConfig(config: AssistantConfig): void {
+/** What every saved configuration must satisfy beyond its schema (the tools preview checks drafts with it too). */
+export function checkAssistantConfig(config: AssistantConfig): void {
   validateRoutes(config.sitemap);
   for (const tool of config.browserTools) compileToolSchema(tool.inputSchema);
   const names = config.browserTools.map((tool) => tool.name);
@@ -140,7 +141,7 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
       const parsed = parseAssistantInput(input);
       const { config } = parsed;
       const secrets = mergePatches(parsed.secrets, patch);
-      checkConfig(config);
+      checkAssistantConfig(config);
       const now = clock.now();
       const row: HubAssistantsTable = {
         id: `ast_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
@@ -172,7 +173,7 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
       const { config } = parsed;
       const secrets = mergePatches(parsed.secrets, secretsPatch);
       if (config.name !== current.name) await refuseNameClash(accountId, config.name);
-      checkConfig(config);
+      checkAssistantConfig(config);
       const updated = {
         name: config.name,
         config_json: JSON.stringify(config),

@@ -1,5 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { registerAssistantRoutes } from './assistant-routes.js';
+import { registerCheckRoutes } from './check-routes.js';
+import { registerEmbedRoutes } from './embed-routes.js';
+import { registerSitemapRoutes } from './sitemap-routes.js';
 
 /**
  * The owner's assistant admin API (`/api/owner/assistants/*`, docs/api/assistants.md), inside the
@@ -8,4 +11,7 @@ import { registerAssistantRoutes } from './assistant-routes.js';
  */
 export const assistantsPlugin: FastifyPluginAsync = async (app) => {
   registerAssistantRoutes(app);
+  registerCheckRoutes(app);
+  registerSitemapRoutes(app);
+  registerEmbedRoutes(app);
 };
