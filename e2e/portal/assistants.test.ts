@@ -59,6 +59,13 @@ async function refusal(input: Locator): Promise<{ invalid: string | null; messag
   return { invalid, message: texts.join(' ') };
 }
 
+/** Waits for the save to be confirmed by its notice; a refusal shown instead fails with its text. */
+async function saved(within: string): Promise<void> {
+  const alert = h.page.locator(`${within} [role="alert"]`);
+  await h.page.getByText('Saved Shop helper.').or(alert).first().waitFor();
+  expect(await alert.allTextContents()).toEqual([]);
+}
+
 beforeAll(async () => {
   kitDir = join(RESULTS, `portal-assistants-kit-${process.pid}-${Date.now()}`);
   await writeKitDist(kitDir);
@@ -206,7 +213,7 @@ describe('the Assistants area', () => {
     await editor.locator('li.item button.danger').click();
     await editor.locator('select[data-tool="item_write"]').selectOption('high');
     await editor.locator('button[type="submit"]').click();
-    await app(h.page).locator('diosc-toast-region', { hasText: 'Saved Shop helper' }).waitFor();
+    await saved('diosc-server-tools-editor');
     // The grant is an app connection, listed in Connected apps like any other.
     await app(h.page).locator('diosc-side-nav a[href="/connected-apps"]').click();
     await h.page.locator('diosc-connected-apps-page td', { hasText: 'Shop helper' }).waitFor();
@@ -247,7 +254,7 @@ describe('the Assistants area', () => {
     await h.page.locator('#test-result .notice.error').waitFor();
     expect(await h.page.locator('#test-result').textContent()).toContain('/admin would be refused.');
     await h.page.locator('diosc-sitemap-editor form.card button[type="submit"]').click();
-    await app(h.page).locator('diosc-toast-region', { hasText: 'Saved Shop helper' }).waitFor();
+    await saved('diosc-sitemap-editor');
   });
 
   it('copies the embed snippet into a page on another origin; a visitor chats through the widget', async () => {
