@@ -59,6 +59,17 @@ async function refusal(input: Locator): Promise<{ invalid: string | null; messag
   return { invalid, message: texts.join(' ') };
 }
 
+/** A docs screenshot of the page from its top, in a window tall enough for the section. */
+async function shot(height: number, take: () => Promise<void>): Promise<void> {
+  await h.page.setViewportSize({ width: 1360, height });
+  await h.page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  await take();
+  await h.page.setViewportSize({ width: 1360, height: 900 });
+}
+
 /** Waits for the save to be confirmed by its notice; a refusal shown instead fails with its text. */
 async function saved(within: string): Promise<void> {
   const alert = h.page.locator(`${within} [role="alert"]`);
@@ -156,7 +167,7 @@ describe('the Assistants area', () => {
     expect(await h.page.locator('#providerKey').count()).toBe(0);
     await h.page.locator('#test-connection').click();
     await h.page.locator('diosc-assistant-settings .notice.ok').waitFor();
-    await screenshot(h.page, 'assistant-settings.png', { fullPage: true });
+    await shot(1250, () => screenshot(h.page, 'assistant-settings.png'));
   });
 
   it('declares a browser tool: a bad schema is refused, a good one previewed as the model sees it', async () => {
@@ -194,7 +205,7 @@ describe('the Assistants area', () => {
       description: 'Highlight a row of the products table.',
     });
     expect(preview.inputSchema.required).toEqual(['id']);
-    await screenshot(h.page, 'assistant-tools.png', { fullPage: true });
+    await shot(1000, () => screenshot(h.page, 'assistant-tools.png'));
     await h.page.locator('diosc-browser-tools-editor form button[type="submit"]').click();
     await h.page.locator('diosc-browser-tools-editor li strong', { hasText: 'highlight_row' }).waitFor();
   });
@@ -248,7 +259,7 @@ describe('the Assistants area', () => {
     expect(await h.page.locator('#test-result').textContent()).toContain(
       '/products/42 is allowed: it matches /products/:id (A product).',
     );
-    await screenshot(h.page, 'assistant-sitemap.png', { fullPage: true });
+    await shot(1000, () => screenshot(h.page, 'assistant-sitemap.png'));
     await field(h.page, 'test-path').fill('/admin');
     await h.page.locator('diosc-sitemap-editor section form button[type="submit"]').first().click();
     await h.page.locator('#test-result .notice.error').waitFor();
@@ -263,7 +274,7 @@ describe('the Assistants area', () => {
     const key = (await h.page.locator('#publishable-key').textContent())!;
     expect(await h.page.locator('#snippet').textContent()).toContain(key);
     expect(await h.page.locator('#esm').textContent()).toContain(key);
-    await screenshot(h.page, 'assistant-embed.png', { fullPage: true });
+    await shot(1000, () => screenshot(h.page, 'assistant-embed.png'));
     await h.page.locator('#copy-snippet').click();
     await h.page.locator('diosc-embed-panel [role="status"]', { hasText: 'Copied.' }).first().waitFor();
     const pasted = await h.page.evaluate(() => navigator.clipboard.readText());
@@ -316,7 +327,7 @@ describe('the Assistants area', () => {
     expect(await view.locator('.text[data-role="assistant"]').last().textContent()).toBe(
       'Highlighted product 42 and saved a note.',
     );
-    await screenshot(h.page, 'assistant-transcript.png', { fullPage: true });
+    await shot(1300, () => screenshot(h.page, 'assistant-transcript.png'));
   });
 
   it('shows usage per day as an SVG chart with the numbers in a table', async () => {
@@ -325,7 +336,7 @@ describe('the Assistants area', () => {
     expect(
       await h.page.locator('diosc-usage-panel svg.chart rect[height]:not([height="0.00"])').count(),
     ).toBeGreaterThan(2);
-    await screenshot(h.page, 'assistant-usage.png', { fullPage: true });
+    await shot(1100, () => screenshot(h.page, 'assistant-usage.png'));
   });
 
   it('deletes a conversation after asking', async () => {
@@ -342,7 +353,7 @@ describe('the Assistants area', () => {
     await h.page.locator('diosc-assistant-detail nav a', { hasText: 'Settings' }).click();
     await h.page.locator('diosc-assistants-page a', { hasText: 'All assistants' }).click();
     await h.page.locator(`tr[data-assistant="${assistantId}"]`).waitFor();
-    await screenshot(h.page, 'assistants-list.png');
+    await shot(700, () => screenshot(h.page, 'assistants-list.png'));
   });
 
   it('never returned the provider key in any response the browser received', async () => {

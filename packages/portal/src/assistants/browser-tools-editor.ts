@@ -191,6 +191,8 @@ export class BrowserToolsEditor extends LitElement {
           : null;
     const set = (key: keyof BrowserToolsEditor['draft']) => (event: Event) => {
       this.draft = { ...this.draft, [key]: (event.target as HTMLInputElement).value };
+      // Once refused, the fields are checked again as they are typed, so a fixed field says so.
+      if (Object.keys(this.problems).length > 0) this.#check();
       this.#schedulePreview();
     };
     return html`<form class="item mt" novalidate @submit=${this.#submit} aria-labelledby="tool-form-heading">
