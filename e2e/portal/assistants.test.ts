@@ -264,6 +264,27 @@ describe('the Assistants area', () => {
     await h.page.locator('diosc-sitemap-editor section form button[type="submit"]').first().click();
     await h.page.locator('#test-result .notice.error').waitFor();
     expect(await h.page.locator('#test-result').textContent()).toContain('/admin would be refused.');
+    // Import: a bad URL is refused by the page, a private address by the server; a file is parsed.
+    const importer = h.page.locator('diosc-sitemap-editor section', { hasText: 'Import from sitemap.xml' });
+    await field(h.page, 'import-url').fill('sitemap.xml');
+    await importer.locator('button[type="submit"]').click();
+    await importer.locator('.notice.error').waitFor();
+    expect(await importer.locator('.notice.error').textContent()).toBe(
+      'Give the sitemap.xml URL, starting with http:// or https://.',
+    );
+    await field(h.page, 'import-url').fill('http://10.0.0.1/sitemap.xml');
+    await importer.locator('button[type="submit"]').click();
+    await importer.locator('.notice.error', { hasText: 'does not fetch' }).waitFor();
+    await h.page.locator('#import-file').setInputFiles({
+      name: 'sitemap.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/about</loc></url><url><loc>https://elsewhere.example/x</loc></url></urlset>`,
+      ),
+    });
+    await importer.locator('.notice.ok').waitFor();
+    expect(await importer.locator('.notice.ok').textContent()).toContain('Added 1 route');
+    expect(await field(h.page, 'route-path-2').inputValue()).toBe('/about');
     await h.page.locator('diosc-sitemap-editor form.card button[type="submit"]').click();
     await saved('diosc-sitemap-editor');
   });
