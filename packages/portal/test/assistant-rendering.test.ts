@@ -8,6 +8,7 @@ import { initI18n } from '../src/i18n/i18n.js';
 import '../src/assistants/transcript-view.js';
 import '../src/assistants/settings-form.js';
 import '../src/assistants/browser-tools-editor.js';
+import '../src/assistants/server-tools-editor.js';
 
 const HOSTILE = '<img src=x onerror="globalThis.pwned=1"><script>globalThis.pwned=2</script>**bold**';
 
@@ -276,5 +277,70 @@ describe('the browser tool editor', () => {
       inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
     });
     expect(root.querySelector('pre.preview b')).toBeNull();
+  });
+});
+
+describe('the server tools editor', () => {
+  beforeAll(async () => {
+    localStorage.clear();
+    await initI18n();
+  });
+
+  const assistant = {
+    id: 'a1',
+    name: 'A',
+    serverTools: {
+      account: { grant: [{ collection: 'notes', functions: ['items_list'] }], connectionId: 'c1' },
+      mcpServers: [{ name: 'crm', url: 'https://crm.example/mcp', token: { set: true } }],
+      generateFile: { enabled: false, formats: ['csv'], maxBytes: 1024 * 1024 },
+      consensus: { item_write: 'high' },
+    },
+  };
+
+  it('edits the grant with the Connected apps picker and never resends a stored token', async () => {
+    const { portal, calls } = fakePortal(() => assistant);
+    (portal as unknown as { api: unknown }).api = {
+      operation: async () => ({
+        result: {
+          collections: [
+            {
+              id: 'notes',
+              title: 'Notes',
+              kind: 'storage',
+              functions: ['items_list', 'item_read', 'item_write', 'item_delete'],
+              state: 'active',
+            },
+          ],
+        },
+      }),
+    };
+    const editor = await mount<HTMLElement & { updateComplete: Promise<boolean> }>(
+      'diosc-server-tools-editor',
+      {
+        portal,
+        assistant,
+      },
+    );
+    const root = editor.shadowRoot!;
+    const picker = root.querySelector('diosc-grant-picker')!;
+    expect(picker).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await (picker as unknown as { updateComplete: Promise<boolean> }).updateComplete;
+    const cell = picker.shadowRoot!.querySelector<HTMLInputElement>('input[data-function="items_list"]')!;
+    expect(cell.checked).toBe(true);
+    expect(root.querySelector<HTMLInputElement>('#mcp-token-0')!.value).toBe('');
+    cell.click();
+    await editor.updateComplete;
+    root.querySelector('form')!.requestSubmit();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const update = calls.find((call) => call.method === 'update');
+    expect(update?.input).toEqual({
+      serverTools: {
+        account: null,
+        mcpServers: [{ name: 'crm', url: 'https://crm.example/mcp' }],
+        generateFile: { enabled: false, formats: ['csv'], maxBytes: 1024 * 1024 },
+        consensus: { item_write: 'high' },
+      },
+    });
   });
 });
