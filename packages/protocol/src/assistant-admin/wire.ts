@@ -263,10 +263,13 @@ export interface TranscriptToolCall {
   createdAt: string;
   resolvedAt: string | null;
   /** Browser tools and intents: the page's interrupt. */
-  interrupt: { state: 'pending' | 'answered' | 'timed_out'; decision?: IntentDecisionReport } | null;
+  interrupt: {
+    state: 'pending' | 'answered' | 'timed_out' | 'cancelled';
+    decision?: IntentDecisionReport;
+  } | null;
   /** Server tools with a Consensus severity. */
   consensus: {
-    state: 'pending' | 'decided' | 'timed_out';
+    state: 'pending' | 'decided' | 'timed_out' | 'cancelled';
     decision?: ConsensusOutcome;
     /** Edit only: what the model proposed, and the names of the arguments the visitor changed. */
     proposedArgs?: Record<string, unknown>;

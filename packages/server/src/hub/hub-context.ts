@@ -6,6 +6,7 @@ import { createSecretBox, loadSecretKey } from '../secrets/secret-box.js';
 import type { Store } from '../store/dialect.js';
 import type { AssistantSecrets } from './assistants/assistant-config.js';
 import { type AssistantRecord, createAssistants } from './assistants/assistants.js';
+import { createConversationAdmin } from './conversations/conversation-admin.js';
 import { createConversations } from './conversations/conversations.js';
 import { createEventBus } from './events/event-bus.js';
 import { createEventLog } from './events/event-log.js';
@@ -22,6 +23,8 @@ import { checkNavigationPath } from './sitemap/sitemap.js';
 import { describeSitemap } from './sitemap/system-prompt.js';
 import { createToolCalls } from './turns/tool-calls.js';
 import { createTurns } from './turns/turns.js';
+import { assistantUsage } from './usage/assistant-usage.js';
+import { createModelUsage } from './usage/model-usage.js';
 import { createVisitorSessions } from './visitors/visitor-sessions.js';
 
 export interface HubOptions {
@@ -102,8 +105,12 @@ export function createHubServices(
   const outboundFetch = createGuardedFetch({
     allowPrivate: options.fetchPrivate ?? env.DIOSC_HUB_FETCH_PRIVATE === '1',
   });
+  const base = transactionOf(store.db, clock);
   return {
-    ...transactionOf(store.db, clock),
+    ...base,
+    conversationAdmin: createConversationAdmin(store.db, base.conversations),
+    modelUsage: createModelUsage(store.db, clock),
+    usageOf: (assistantId, days) => assistantUsage(store.db, assistantId, days, clock.now()),
     clock,
     log,
     assistants,

@@ -1,9 +1,10 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { TestConnectionResult } from '@diosc/protocol';
+import type { AssistantUsageView, TestConnectionResult } from '@diosc/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { AssistantConfig } from './assistants/assistant-config.js';
 import type { AssistantRecord, Assistants } from './assistants/assistants.js';
+import type { ConversationAdmin } from './conversations/conversation-admin.js';
 import type { Conversations } from './conversations/conversations.js';
 import type { EventBus } from './events/event-bus.js';
 import type { EventLog } from './events/event-log.js';
@@ -13,6 +14,7 @@ import type { GuardedFetch } from './outbound/guarded-fetch.js';
 import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
 import type { ToolCalls } from './turns/tool-calls.js';
 import type { Turns } from './turns/turns.js';
+import type { ModelUsage } from './usage/model-usage.js';
 import type { VisitorSessions } from './visitors/visitor-sessions.js';
 
 /** The stores a step writes together in one transaction. */
@@ -30,6 +32,8 @@ export interface HubServices extends HubTransaction {
   visitors: VisitorSessions;
   events: EventLog;
   bus: EventBus;
+  /** The owner's read model of conversations (list, transcript). */
+  conversationAdmin: ConversationAdmin;
   /** Stored files: uploads, `generate_file`'s output, attachments for the prompt. */
   files: HubFiles;
   transaction<T>(work: (tx: HubTransaction) => Promise<T>): Promise<T>;
@@ -49,9 +53,10 @@ export interface HubServices extends HubTransaction {
   releaseServerTools(turnId: string): Promise<void>;
   describeSitemap(routes: AssistantConfig['sitemap']): string;
   checkPath(routes: AssistantConfig['sitemap'], path: string): { ok: true } | { ok: false; message: string };
-  usage?: {
-    recordModelStep(assistant: AssistantRecord, usage: { inputTokens: number; outputTokens: number }): void;
-  };
+  /** Token counts of each model step (the owner's usage view). */
+  modelUsage: ModelUsage;
+  /** An assistant's usage over the last `days` UTC days (today included). */
+  usageOf(assistantId: string, days: number): Promise<AssistantUsageView>;
   /** Called when a turn's runner goes idle (tests and benchmarks wait on it). */
   onIdle?: () => void;
 }

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { filesMigration } from './files-migration.js';
 import { hubMigration } from './hub-migration.js';
+import { hubModelUsageMigration } from './hub-usage-migration.js';
 
 /**
  * Migrations, in code so a bundled server needs no migration folder. Column types are the subset
@@ -144,6 +145,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('collections').addColumn('source_disconnected_at', 'bigint').execute();
     },
   },
+  '0006_hub_model_usage': hubModelUsageMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

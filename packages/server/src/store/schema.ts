@@ -124,6 +124,7 @@ export type {
   HubConversationsTable,
   HubEventsTable,
   HubMessagesTable,
+  HubModelUsageTable,
   HubToolCallsTable,
   HubTurnsTable,
   HubVisitorSessionsTable,

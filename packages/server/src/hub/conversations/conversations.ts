@@ -156,6 +156,11 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
       }
     },
 
+    /** Deletes the conversation; its messages, turns, tool calls and events cascade with it. */
+    async remove(id: string): Promise<void> {
+      await db.deleteFrom('hub_conversations').where('id', '=', id).execute();
+    },
+
     async messages(conversationId: string): Promise<StoredMessage[]> {
       const rows = await db
         .selectFrom('hub_messages')

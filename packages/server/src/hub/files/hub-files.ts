@@ -21,6 +21,7 @@ export function createHubFiles(db: Kysely<Database>, clock: Clock) {
     store,
     write: (input: WriteFileInput) => writeFile(store, clock, input),
     prune: () => pruneFiles(db, clock),
+    removeConversation: (conversationId: string) => store.removeConversation(conversationId),
     /** The complete, unexpired file, for readers that already checked who is asking. */
     async live(fileId: string): Promise<HubFilesTable | undefined> {
       const row = await store.find(fileId);

@@ -179,7 +179,12 @@ export function createTurnRunner(hub: HubServices) {
         await tx.turns.transition(turnId, ['running'], 'waiting');
       }
     });
-    hub.usage?.recordModelStep(assistant, outcome.usage);
+    // Usage is a record, not a part of the turn: failing to write it does not fail the turn.
+    await hub.modelUsage
+      .record({ assistantId: assistant.id, conversationId, turnId, ...outcome.usage })
+      .catch((error: unknown) =>
+        hub.log.warn({ err: (error as Error)?.message }, 'model usage not recorded'),
+      );
     if (calls.length === 0) {
       await finish(conversationId, turnId);
       return true;

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { registerAssistantRoutes } from './assistant-routes.js';
 import { registerCheckRoutes } from './check-routes.js';
+import { registerConversationRoutes } from './conversation-routes.js';
 import { registerEmbedRoutes } from './embed-routes.js';
 import { registerSitemapRoutes } from './sitemap-routes.js';
+import { registerUsageRoutes } from './usage-routes.js';
 
 /**
  * The owner's assistant admin API (`/api/owner/assistants/*`, docs/api/assistants.md), inside the
@@ -14,4 +16,6 @@ export const assistantsPlugin: FastifyPluginAsync = async (app) => {
   registerCheckRoutes(app);
   registerSitemapRoutes(app);
   registerEmbedRoutes(app);
+  registerConversationRoutes(app);
+  registerUsageRoutes(app);
 };
