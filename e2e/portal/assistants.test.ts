@@ -348,7 +348,8 @@ describe('the Assistants area', () => {
     expect(await view.locator('.text[data-role="assistant"]').last().textContent()).toBe(
       'Highlighted product 42 and saved a note.',
     );
-    await shot(1300, () => screenshot(h.page, 'assistant-transcript.png'));
+    await view.locator('[data-tool="item_write"] summary').first().click();
+    await shot(900, () => screenshot(h.page, 'assistant-transcript.png'));
   });
 
   it('shows usage per day as an SVG chart with the numbers in a table', async () => {
@@ -357,7 +358,7 @@ describe('the Assistants area', () => {
     expect(
       await h.page.locator('diosc-usage-panel svg.chart rect[height]:not([height="0.00"])').count(),
     ).toBeGreaterThan(2);
-    await shot(1100, () => screenshot(h.page, 'assistant-usage.png'));
+    await shot(900, () => screenshot(h.page, 'assistant-usage.png'));
   });
 
   it('deletes a conversation after asking', async () => {

@@ -24,7 +24,11 @@ export class UsagePanel extends LitElement {
     css`
       .chart {
         display: block;
+        max-width: 42rem;
         margin-top: 0.75rem;
+      }
+      h2.mt {
+        margin-top: 1.5rem;
       }
     `,
   ];
