@@ -147,6 +147,7 @@ describe('the Assistants area', () => {
 
   it('creates the assistant; the key is sent once and afterwards shown only as set', async () => {
     await field(h.page, 'name').fill('Shop helper');
+    await field(h.page, 'instructions').fill('You help visitors of the test shop find products and keep notes.');
     await h.page.locator('#provider').selectOption('scripted');
     await field(h.page, 'modelId').fill(MODEL_ID);
     await field(h.page, 'providerKey').fill(PROVIDER_KEY);

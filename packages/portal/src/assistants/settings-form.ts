@@ -96,7 +96,8 @@ export class SettingsForm extends LitElement {
     return {
       input: {
         name,
-        instructions,
+        // A new assistant without instructions gets the hub's default ones.
+        ...(instructions.trim() || this.assistant ? { instructions } : {}),
         model: {
           provider: this.provider,
           id: modelId,
