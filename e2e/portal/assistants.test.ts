@@ -33,6 +33,8 @@ const NOTE = {
   content: { title: 'Product 42', body: 'Highlighted for the visitor.' },
 };
 
+const SECOND_NOTE = { ...NOTE, item: 'proposed-by-model', requestId: 'portal-assistant-e2e-0002' };
+
 let script: (call: ScriptedCall) => ScriptedStep = () => ({ text: 'No script.' });
 const model = createScriptedModel((call) => script(call), { modelId: MODEL_ID });
 
@@ -147,7 +149,9 @@ describe('the Assistants area', () => {
 
   it('creates the assistant; the key is sent once and afterwards shown only as set', async () => {
     await field(h.page, 'name').fill('Shop helper');
-    await field(h.page, 'instructions').fill('You help visitors of the test shop find products and keep notes.');
+    await field(h.page, 'instructions').fill(
+      'You help visitors of the test shop find products and keep notes.',
+    );
     await h.page.locator('#provider').selectOption('scripted');
     await field(h.page, 'modelId').fill(MODEL_ID);
     await field(h.page, 'providerKey').fill(PROVIDER_KEY);
@@ -303,12 +307,15 @@ describe('the Assistants area', () => {
     expect(pasted).toBe(await h.page.locator('#snippet').textContent());
     site.paste(pasted);
 
-    script = (call) => {
-      const results = call.prompt.filter((message) => message.role === 'tool').length;
-      if (results === 0) return { toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] };
-      if (results === 1) return { toolCalls: [{ toolName: 'item_write', input: NOTE }] };
-      return { text: 'Highlighted product 42 and saved a note.' };
-    };
+    // Two turns: a browser tool, then item_write (approved); then item_write again (edited).
+    const steps: ScriptedStep[] = [
+      { toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] },
+      { toolCalls: [{ toolName: 'item_write', input: NOTE }] },
+      { text: 'Highlighted product 42 and saved a note.' },
+      { toolCalls: [{ toolName: 'item_write', input: SECOND_NOTE }] },
+      { text: 'Saved the second note.' },
+    ];
+    script = () => steps.shift() ?? { text: 'The script has no more steps.' };
     const visitor = await h.context.newPage();
     await visitor.goto(`${site.origin}/products/42`);
     await visitor.locator('diosc-widget .launcher').click();
@@ -321,10 +328,18 @@ describe('the Assistants area', () => {
     expect(
       await visitor.evaluate(() => (window as unknown as { highlighted: string[] }).highlighted),
     ).toEqual(['42']);
+    // The visitor changes the item's name in the Edit form before it runs.
+    await visitor.locator('diosc-widget textarea').fill('Save another note');
+    await visitor.locator('diosc-widget textarea').press('Enter');
+    await consent.waitFor();
+    await visitor.getByRole('button', { name: 'Edit' }).click();
+    await visitor.getByLabel('item *').fill('edited-by-visitor');
+    await visitor.getByRole('button', { name: 'Run with these values' }).click();
+    await visitor.locator('diosc-widget', { hasText: 'Saved the second note.' }).waitFor();
     await visitor.close();
   });
 
-  it('shows the conversation, its tool calls and the Consensus decision in the transcript', async () => {
+  it('shows the conversation, its tool calls and the Consensus decisions (one an edit) in the transcript', async () => {
     await h.page.locator('diosc-assistant-detail nav a', { hasText: 'Conversations' }).click();
     const row = h.page.locator('diosc-conversations-panel tr[data-conversation]');
     await row.first().waitFor();
@@ -333,24 +348,32 @@ describe('the Assistants area', () => {
     expect(await row.first().textContent()).toContain('item_write');
     await row.first().locator('a').click();
     const view = h.page.locator('diosc-transcript-view');
-    await view.locator('[data-tool="item_write"]').waitFor();
+    await view.locator('[data-tool="item_write"]').first().waitFor();
     expect(await view.locator('[data-tool="highlight_row"] .badge').first().textContent()).toBe(
       'Browser tool',
     );
-    expect(
-      await view.locator('[data-tool="item_write"] [data-consensus]').getAttribute('data-consensus'),
-    ).toBe('approve');
-    expect(await view.locator('[data-tool="item_write"] [data-consensus]').textContent()).toContain(
-      'Approved',
-    );
-    expect(await view.locator('.text[data-role="user"]').textContent()).toBe(
+    const decisions = view.locator('[data-tool="item_write"] [data-consensus]');
+    expect(await decisions.count()).toBe(2);
+    expect(await decisions.nth(0).getAttribute('data-consensus')).toBe('approve');
+    expect(await decisions.nth(0).textContent()).toContain('Approved');
+    // The edit: what the model proposed, what ran, and which argument the visitor changed.
+    expect(await decisions.nth(1).getAttribute('data-consensus')).toBe('edit');
+    expect(await decisions.nth(1).textContent()).toContain('The visitor changed: item');
+    expect(JSON.parse((await decisions.nth(1).locator('[data-proposed]').textContent())!)).toMatchObject({
+      item: 'proposed-by-model',
+    });
+    expect(JSON.parse((await decisions.nth(1).locator('[data-ran]').textContent())!)).toMatchObject({
+      item: 'edited-by-visitor',
+    });
+    expect(await view.locator('.text[data-role="user"]').allTextContents()).toEqual([
       'Show me product 42 and note it down',
-    );
-    expect(await view.locator('.text[data-role="assistant"]').last().textContent()).toBe(
+      'Save another note',
+    ]);
+    expect(await view.locator('.text[data-role="assistant"]').allTextContents()).toEqual([
       'Highlighted product 42 and saved a note.',
-    );
-    await view.locator('[data-tool="item_write"] summary').first().click();
-    await shot(900, () => screenshot(h.page, 'assistant-transcript.png'));
+      'Saved the second note.',
+    ]);
+    await shot(1400, () => screenshot(h.page, 'assistant-transcript.png'));
   });
 
   it('shows usage per day as an SVG chart with the numbers in a table', async () => {
