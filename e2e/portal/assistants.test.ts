@@ -111,11 +111,17 @@ afterAll(async () => {
 });
 
 describe('the Assistants area', () => {
-  it('is in the side navigation and the command palette', async () => {
+  it('is in the side navigation, behind `g s` and in the command palette', async () => {
     await signIn(h.page, h.server.url);
     await app(h.page).locator('diosc-side-nav a[href="/assistants"]').click();
     await h.page.locator('diosc-assistants-page h1').waitFor();
     expect(await h.page.locator('diosc-assistants-page h1').textContent()).toBe('Assistants');
+    await app(h.page).locator('diosc-side-nav a[href="/collections"]').click();
+    await h.page.locator('diosc-collections-page').waitFor();
+    await h.page.keyboard.press('g');
+    await h.page.keyboard.press('s');
+    await h.page.locator('diosc-assistants-page h1').waitFor();
+    expect(new URL(h.page.url()).pathname).toBe('/assistants');
     await h.page.keyboard.press('Control+k');
     await h.page.locator('diosc-command-palette dialog[open]').waitFor();
     await h.page.keyboard.type('new assistant');
