@@ -62,19 +62,30 @@ export function integerParam(
 
 /**
  * The budget of the routes that reach another server (a model provider, an MCP server, a sitemap
- * URL): one shared count per account, so the owner API cannot be turned into a request pump.
+ * URL): one count per account shared by all of them, in a fixed one-minute window, so the owner API
+ * cannot be turned into a request pump.
  */
 export const NETWORK_CHECKS_PER_MINUTE = 20;
-export const networkRateLimit = {
-  rateLimit: {
-    max: NETWORK_CHECKS_PER_MINUTE,
-    timeWindow: 60_000,
-    groupId: 'assistant-network-checks',
-    hook: 'preHandler',
-    keyGenerator: (request: FastifyRequest) => request.owner?.accountId ?? request.ip,
-    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
-      new DioscError('rate_limited', 'Too many checks this minute; slow down.', {
-        retryAfterMs: context.ttl,
-      }),
-  },
-} as const;
+const WINDOW_MS = 60_000;
+
+export type NetworkBudget = (request: FastifyRequest) => void;
+
+export function createNetworkBudget(now: () => number): NetworkBudget {
+  const windows = new Map<string, { start: number; used: number }>();
+  return (request) => {
+    const key = ownerOf(request).accountId;
+    const time = now();
+    let window = windows.get(key);
+    if (!window || time - window.start >= WINDOW_MS) {
+      if (windows.size > 10_000) windows.clear();
+      window = { start: time, used: 0 };
+      windows.set(key, window);
+    }
+    if (window.used >= NETWORK_CHECKS_PER_MINUTE) {
+      throw new DioscError('rate_limited', 'Too many checks this minute; slow down.', {
+        retryAfterMs: window.start + WINDOW_MS - time,
+      });
+    }
+    window.used++;
+  };
+}

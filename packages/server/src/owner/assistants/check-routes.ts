@@ -7,23 +7,25 @@ import type { ModelSpec } from '../../hub/model/model-spec.js';
 import { checkMcpServer } from '../../hub/server-tools/mcp-check.js';
 import { validateRoutes } from '../../hub/sitemap/sitemap.js';
 import { previewTools } from '../../hub/turns/tools-preview.js';
-import { hubOf, networkRateLimit, ownedAssistant } from './assistant-scope.js';
+import { hubOf, type NetworkBudget, ownedAssistant } from './assistant-scope.js';
 
 function sameEndpoint(a: ModelSpec, b: ModelSpec): boolean {
   return a.provider === b.provider && (a.baseUrl ?? '') === (b.baseUrl ?? '');
 }
 
 /** Test connection, the tools preview and the MCP "list tools" check. */
-export function registerCheckRoutes(app: FastifyInstance): void {
-  app.post('/test-connection', { config: networkRateLimit }, async (request) => {
+export function registerCheckRoutes(app: FastifyInstance, spend: NetworkBudget): void {
+  app.post('/test-connection', async (request) => {
     const body = validateAssistantAdminBody('testConnection', request.body);
     if (!body.model) throw new DioscError('invalid_input', 'body must have required property model.');
+    spend(request);
     return hubOf(app).services.testModel(body.model, body.providerKey);
   });
 
-  app.post('/:id/test-connection', { config: networkRateLimit }, async (request) => {
+  app.post('/:id/test-connection', async (request) => {
     const body = validateAssistantAdminBody('testConnection', request.body);
     const assistant = await ownedAssistant(app, request);
+    spend(request);
     const { services } = hubOf(app);
     const stored = assistant.config.model;
     const spec = body.model ?? stored;
@@ -36,40 +38,30 @@ export function registerCheckRoutes(app: FastifyInstance): void {
     return services.testModel(spec, key);
   });
 
-  app.post(
-    '/:id/tools/preview',
-    {
-      config: {
-        rateLimit: {
-          ...networkRateLimit.rateLimit,
-          // Only a preview that connects to MCP servers reaches the network and counts.
-          allowList: (request) => (request.body as { connectMcp?: unknown } | undefined)?.connectMcp !== true,
-        },
+  app.post('/:id/tools/preview', async (request): Promise<ToolsPreviewResult> => {
+    const body = validateAssistantAdminBody('toolsPreview', request.body);
+    const assistant = await ownedAssistant(app, request);
+    const draft: AssistantConfig = {
+      ...assistant.config,
+      browserTools: body.browserTools ?? assistant.config.browserTools,
+      sitemap: body.sitemap ? validateRoutes(body.sitemap) : assistant.config.sitemap,
+      serverTools: {
+        ...assistant.config.serverTools,
+        consensus: body.consensus ?? assistant.config.serverTools.consensus,
       },
-    },
-    async (request): Promise<ToolsPreviewResult> => {
-      const body = validateAssistantAdminBody('toolsPreview', request.body);
-      const assistant = await ownedAssistant(app, request);
-      const draft: AssistantConfig = {
-        ...assistant.config,
-        browserTools: body.browserTools ?? assistant.config.browserTools,
-        sitemap: body.sitemap ? validateRoutes(body.sitemap) : assistant.config.sitemap,
-        serverTools: {
-          ...assistant.config.serverTools,
-          consensus: body.consensus ?? assistant.config.serverTools.consensus,
-        },
-      };
-      checkAssistantConfig(draft);
-      const set = await hubOf(app).services.serverToolSetFor(assistant, { mcp: body.connectMcp === true });
-      try {
-        return { ...previewTools(draft, set.tools, body.pageTools), mcpErrors: set.failures ?? [] };
-      } finally {
-        await set.close();
-      }
-    },
-  );
+    };
+    checkAssistantConfig(draft);
+    // Only a preview that connects to MCP servers reaches the network and counts.
+    if (body.connectMcp === true) spend(request);
+    const set = await hubOf(app).services.serverToolSetFor(assistant, { mcp: body.connectMcp === true });
+    try {
+      return { ...previewTools(draft, set.tools, body.pageTools), mcpErrors: set.failures ?? [] };
+    } finally {
+      await set.close();
+    }
+  });
 
-  app.post('/:id/mcp-check', { config: networkRateLimit }, async (request) => {
+  app.post('/:id/mcp-check', async (request) => {
     const body = validateAssistantAdminBody('mcpCheck', request.body);
     const assistant = await ownedAssistant(app, request);
     const { services } = hubOf(app);
@@ -88,6 +80,7 @@ export function registerCheckRoutes(app: FastifyInstance): void {
       server = { name: 'check', url: body.url! };
     }
     services.outboundFetch.check(server.url);
+    spend(request);
     const result = await checkMcpServer(server, token, services.outboundFetch);
     // A refused address is a refusal of the request, as for a sitemap URL, not a failed check.
     if (!result.ok && result.error.code === 'fetch_refused')

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { registerAssistantRoutes } from './assistant-routes.js';
+import { createNetworkBudget } from './assistant-scope.js';
 import { registerCheckRoutes } from './check-routes.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { registerEmbedRoutes } from './embed-routes.js';
@@ -13,8 +14,9 @@ import { registerUsageRoutes } from './usage-routes.js';
  */
 export const assistantsPlugin: FastifyPluginAsync = async (app) => {
   registerAssistantRoutes(app);
-  registerCheckRoutes(app);
-  registerSitemapRoutes(app);
+  const spend = createNetworkBudget(() => app.diosc.clock.now());
+  registerCheckRoutes(app, spend);
+  registerSitemapRoutes(app, spend);
   registerEmbedRoutes(app);
   registerConversationRoutes(app);
   registerUsageRoutes(app);

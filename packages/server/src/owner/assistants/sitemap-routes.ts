@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { checkNavigationPath, validateRoutes } from '../../hub/sitemap/sitemap.js';
 import { fetchSitemapXml } from '../../hub/sitemap/sitemap-fetch.js';
 import { MAX_SITEMAP_XML_CHARS, routesFromSitemapXml } from '../../hub/sitemap/sitemap-xml.js';
-import { hubOf, networkRateLimit, ownedAssistant } from './assistant-scope.js';
+import { hubOf, type NetworkBudget, ownedAssistant } from './assistant-scope.js';
 
 /** The Sitemap tester and the import from a sitemap.xml (fetched by URL, or uploaded as text). */
-export function registerSitemapRoutes(app: FastifyInstance): void {
+export function registerSitemapRoutes(app: FastifyInstance, spend: NetworkBudget): void {
   app.post('/:id/sitemap/test', async (request): Promise<SitemapTestResult> => {
     const body = validateAssistantAdminBody('sitemapTest', request.body);
     const assistant = await ownedAssistant(app, request);
@@ -24,13 +24,6 @@ export function registerSitemapRoutes(app: FastifyInstance): void {
     {
       // An uploaded sitemap's text (at most 5 MB) in JSON, escapes included.
       bodyLimit: MAX_SITEMAP_XML_CHARS + 1024 * 1024,
-      config: {
-        rateLimit: {
-          ...networkRateLimit.rateLimit,
-          // An uploaded file's text is parsed here; only a URL reaches the network and counts.
-          allowList: (request) => typeof (request.body as { url?: unknown } | undefined)?.url !== 'string',
-        },
-      },
     },
     async (request): Promise<SitemapImportResult> => {
       const body = validateAssistantAdminBody('sitemapImport', request.body);
@@ -44,6 +37,8 @@ export function registerSitemapRoutes(app: FastifyInstance): void {
           'invalid_input',
           'Give the origin of the site the sitemap describes (the assistant has no allowed origin yet).',
         );
+      // An uploaded file's text is parsed here; only a URL reaches the network and counts.
+      if (body.url !== undefined) spend(request);
       const xml = body.xml ?? (await fetchSitemapXml(hubOf(app).services.outboundFetch, body.url!));
       return { routes: routesFromSitemapXml(xml, origin), origin };
     },
