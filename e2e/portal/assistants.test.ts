@@ -312,6 +312,16 @@ describe('the Assistants area', () => {
     const pasted = await h.page.evaluate(() => navigator.clipboard.readText());
     expect(pasted).toBe(await h.page.locator('#snippet').textContent());
     site.paste(pasted);
+    // The live preview on the hub embeds the widget for this assistant.
+    const [preview] = await Promise.all([
+      h.context.waitForEvent('page'),
+      h.page.locator('#preview-link').click(),
+    ]);
+    await preview.locator('diosc-widget .launcher').waitFor();
+    expect(new URL(preview.url()).pathname).toBe(
+      `/api/owner/assistants/${encodeURIComponent(assistantId)}/preview`,
+    );
+    await preview.close();
 
     // Two turns: a browser tool, then item_write (approved); then item_write again (edited).
     const steps: ScriptedStep[] = [
