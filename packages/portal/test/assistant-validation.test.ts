@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { serverToolNames } from '../src/assistants/consensus-table.js';
 import { groupedBars, niceMax } from '../src/assistants/usage-chart.js';
 import {
   integerProblem,
@@ -141,5 +142,26 @@ describe('the usage chart geometry', () => {
     }
     // The two series of one day sit side by side, not on top of each other.
     expect(bars[1]![0]!.x).toBeCloseTo(bars[0]![0]!.x + bars[0]![0]!.width);
+  });
+});
+
+describe('the server tools that can take a Consensus severity', () => {
+  it('are the granted functions, generate_file, the listed MCP tools by their hub names, and any already set', () => {
+    expect(
+      serverToolNames({
+        grant: [{ collection: 'notes', functions: ['item_write', 'items_list'] }],
+        generateFile: true,
+        mcpTools: [{ server: 'crm', tools: [{ name: 'delete.contact' }] }],
+        consensus: { old_tool: 'low' },
+      }),
+    ).toEqual([
+      'collections_list',
+      'items_list',
+      'item_write',
+      'generate_file',
+      'crm__delete_contact',
+      'old_tool',
+    ]);
+    expect(serverToolNames({ grant: [], generateFile: false, mcpTools: [], consensus: {} })).toEqual([]);
   });
 });

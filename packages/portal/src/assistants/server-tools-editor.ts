@@ -1,4 +1,4 @@
-import { COLLECTION_FUNCTIONS, type CollectionRow, type GrantEntry } from '@diosc/protocol';
+import type { CollectionRow, GrantEntry } from '@diosc/protocol';
 import { html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { I18nController, t } from '../i18n/i18n.js';
@@ -13,10 +13,9 @@ import {
   GENERATE_FILE_FORMATS as FILE_FORMATS,
 } from '@diosc/protocol';
 import { assistantStyles } from './assistant-styles.js';
+import { consensusTable, serverToolNames } from './consensus-table.js';
 import { fieldError, invalidIf, serverProblem } from './form-problems.js';
 import { integerProblem, mcpServerProblems, type Problem } from './validation.js';
-
-const SEVERITIES: Severity[] = ['low', 'medium', 'high'];
 
 interface McpDraft {
   name: string;
@@ -26,13 +25,6 @@ interface McpDraft {
   tokenSet: boolean;
   listed: { name: string; description?: string }[] | null;
   listError: string | null;
-}
-
-/** Server tools a grant exposes, as the model sees them (`collections_list` comes with any grant). */
-export function grantedToolNames(grant: readonly GrantEntry[]): string[] {
-  if (grant.length === 0) return [];
-  const granted = new Set(grant.flatMap((entry) => entry.functions));
-  return ['collections_list', ...COLLECTION_FUNCTIONS.filter((fn) => granted.has(fn))];
 }
 
 /**
@@ -113,13 +105,12 @@ export class ServerToolsEditor extends LitElement {
 
   /** Every server tool the model could be offered, so each can be given a Consensus severity. */
   #toolNames(): string[] {
-    const names = new Set<string>(grantedToolNames(this.grant));
-    if (this.generate.enabled) names.add('generate_file');
-    for (const server of this.servers)
-      for (const tool of server.listed ?? [])
-        names.add(`${server.name}__${tool.name}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64));
-    for (const name of Object.keys(this.consensus)) names.add(name);
-    return [...names];
+    return serverToolNames({
+      grant: this.grant,
+      generateFile: this.generate.enabled,
+      mcpTools: this.servers.map((server) => ({ server: server.name, tools: server.listed ?? [] })),
+      consensus: this.consensus,
+    });
   }
 
   #setServer(index: number, patch: Partial<McpDraft>): void {
@@ -323,32 +314,9 @@ export class ServerToolsEditor extends LitElement {
   }
 
   #consensus() {
-    const names = this.#toolNames();
-    return html`<section class="card mt" aria-labelledby="consensus-heading">
-      <h2 id="consensus-heading">${t('assistants.tools.consensusHeading')}</h2>
-      <p class="small muted mt">${t('assistants.tools.consensusHint')}</p>
-      ${
-        names.length === 0
-          ? html`<p class="empty muted mt">${t('assistants.tools.noServerTools')}</p>`
-          : html`<div class="table-wrap"><table class="mt">
-            <thead><tr><th scope="col">${t('assistants.tools.tool')}</th><th scope="col">${t('assistants.tools.consensus')}</th></tr></thead>
-            <tbody>${names.map(
-              (name, index) => html`<tr><td class="mono" id=${`cs-name-${index}`}>${name}</td><td>
-                <select id=${`cs-${index}`} data-tool=${name} aria-labelledby=${`cs-name-${index}`} @change=${(
-                  event: Event,
-                ) => {
-                  const value = (event.target as HTMLSelectElement).value;
-                  const next = { ...this.consensus };
-                  if (value === '') delete next[name];
-                  else next[name] = value as Severity;
-                  this.consensus = next;
-                }}>
-                  <option value="" ?selected=${!this.consensus[name]}>${t('assistants.tools.noConsensus')}</option>
-                  ${SEVERITIES.map((s) => html`<option value=${s} ?selected=${this.consensus[name] === s}>${t(`assistants.severity.${s}`)}</option>`)}
-                </select></td></tr>`,
-            )}</tbody></table></div>`
-      }
-    </section>`;
+    return consensusTable(this.#toolNames(), this.consensus, (consensus) => {
+      this.consensus = consensus;
+    });
   }
 }
 
