@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serverToolNames } from '../src/assistants/consensus-table.js';
+import { LIMITS, readSettings } from '../src/assistants/settings-input.js';
 import { groupedBars, niceMax } from '../src/assistants/usage-chart.js';
 import {
   integerProblem,
@@ -163,5 +164,62 @@ describe('the server tools that can take a Consensus severity', () => {
       'old_tool',
     ]);
     expect(serverToolNames({ grant: [], generateFile: false, mcpTools: [], consensus: {} })).toEqual([]);
+  });
+});
+
+describe('the settings form body', () => {
+  const form = (fields: Record<string, string>) => {
+    const data = new FormData();
+    const defaults: Record<string, string> = {
+      name: 'Shop helper',
+      instructions: '',
+      modelId: 'gpt-4o-mini',
+      providerKey: '',
+      origins: 'https://shop.example',
+      maxStepsPerTurn: '12',
+      messagesPerMinute: '20',
+      interruptTimeoutMs: '120',
+      consensusTimeoutMs: '600',
+      sessionTtlMs: '1440',
+    };
+    for (const [key, value] of Object.entries({ ...defaults, ...fields })) data.set(key, value);
+    return data;
+  };
+
+  it('derives the limit bounds from the hub ranges, in seconds and minutes', () => {
+    expect(LIMITS.map(({ key, min, max }) => [key, min, max])).toEqual([
+      ['maxStepsPerTurn', 1, 50],
+      ['messagesPerMinute', 1, 1000],
+      ['interruptTimeoutMs', 1, 3600],
+      ['consensusTimeoutMs', 1, 86_400],
+      ['sessionTtlMs', 1, 43_200],
+    ]);
+  });
+
+  it('sends milliseconds, leaves out empty instructions and an empty key, and refuses bad fields by id', () => {
+    expect(readSettings(form({}), 'openai', true)).toEqual({
+      input: {
+        name: 'Shop helper',
+        model: { provider: 'openai', id: 'gpt-4o-mini' },
+        allowedOrigins: ['https://shop.example'],
+        limits: {
+          maxStepsPerTurn: 12,
+          messagesPerMinute: 20,
+          interruptTimeoutMs: 120_000,
+          consensusTimeoutMs: 600_000,
+          sessionTtlMs: 86_400_000,
+        },
+      },
+    });
+    const refused = readSettings(
+      form({ name: ' ', sessionTtlMs: '0', baseUrl: 'ftp://x' }),
+      'openai-compatible',
+      false,
+    );
+    expect(Object.keys('problems' in refused ? refused.problems : {}).sort()).toEqual([
+      'baseUrl',
+      'name',
+      'sessionTtlMs',
+    ]);
   });
 });

@@ -1,24 +1,13 @@
-import type { AssistantView, AssistantWrite, ModelProvider, TestConnectionResult } from '@diosc/protocol';
+import type { AssistantView, ModelProvider, TestConnectionResult } from '@diosc/protocol';
 import { html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { I18nController, t } from '../i18n/i18n.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import { assistantStyles } from './assistant-styles.js';
 import { fieldError, invalidIf, serverProblem } from './form-problems.js';
-import { integerProblem, type Problem, parseOrigins } from './validation.js';
+import { LIMITS, type Problems, readSettings } from './settings-input.js';
 
 const PROVIDERS: ModelProvider[] = ['openai', 'anthropic', 'openai-compatible', 'scripted', 'auto'];
-
-/** Each limit as the owner edits it (in seconds or minutes), with its bounds in those units. */
-const LIMITS = [
-  { key: 'maxStepsPerTurn', unit: 1, min: 1, max: 50 },
-  { key: 'messagesPerMinute', unit: 1, min: 1, max: 1000 },
-  { key: 'interruptTimeoutMs', unit: 1000, min: 1, max: 3600 },
-  { key: 'consensusTimeoutMs', unit: 1000, min: 1, max: 86_400 },
-  { key: 'sessionTtlMs', unit: 60_000, min: 1, max: 43_200 },
-] as const;
-
-type Problems = Partial<Record<string, Problem | string>>;
 
 /**
  * Name, instructions, model, provider key, allowed origins and limits — the create form (no
@@ -65,55 +54,10 @@ export class SettingsForm extends LitElement {
     if (changed.has('assistant') && this.assistant) this.provider = this.assistant.model.provider;
   }
 
-  /** Reads and checks the form; the problems by field, or the input to send. */
-  #read(form: HTMLFormElement): { input: AssistantWrite & { name: string } } | { problems: Problems } {
-    const data = new FormData(form);
-    const text = (name: string) => String(data.get(name) ?? '');
-    const problems: Problems = {};
-    const name = text('name').trim();
-    if (name === '') problems.name = { key: 'nameEmpty' };
-    else if (name.length > 80) problems.name = { key: 'tooLong', params: { max: 80 } };
-    const instructions = text('instructions');
-    if (instructions.length > 20_000) problems.instructions = { key: 'tooLong', params: { max: 20_000 } };
-    const modelId = text('modelId').trim();
-    if (modelId === '') problems.modelId = { key: 'modelIdEmpty' };
-    else if (modelId.length > 128) problems.modelId = { key: 'tooLong', params: { max: 128 } };
-    const baseUrl = text('baseUrl').trim();
-    if (this.provider === 'openai-compatible' && !/^https?:\/\/\S+$/.test(baseUrl))
-      problems.baseUrl = { key: 'baseUrl' };
-    const key = text('providerKey');
-    if (key.length > 512) problems.providerKey = { key: 'tooLong', params: { max: 512 } };
-    const origins = parseOrigins(text('origins'));
-    if (origins.problems[0]) problems.origins = origins.problems[0];
-    const limits: Record<string, number> = {};
-    for (const limit of LIMITS) {
-      const value = text(limit.key);
-      const found = integerProblem(value, limit.min, limit.max);
-      if (found) problems[limit.key] = found;
-      else limits[limit.key] = Number(value) * limit.unit;
-    }
-    if (Object.keys(problems).length > 0) return { problems };
-    return {
-      input: {
-        name,
-        // A new assistant without instructions gets the hub's default ones.
-        ...(instructions.trim() || this.assistant ? { instructions } : {}),
-        model: {
-          provider: this.provider,
-          id: modelId,
-          ...(this.provider === 'openai-compatible' ? { baseUrl } : {}),
-        },
-        allowedOrigins: origins.origins,
-        limits: limits as unknown as AssistantView['limits'],
-        ...(key ? { providerKey: key } : {}),
-      },
-    };
-  }
-
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
-    const read = this.#read(form);
+    const read = readSettings(new FormData(form), this.provider, this.assistant === null);
     this.error = null;
     if ('problems' in read) {
       this.problems = read.problems;
@@ -229,7 +173,7 @@ export class SettingsForm extends LitElement {
         <div class="grid3 mt">
           ${LIMITS.map((limit) =>
             this.#input(limit.key, t(`assistants.limits.${limit.key}`), {
-              value: String(Math.round((config?.limits[limit.key] ?? DEFAULTS[limit.key]) / limit.unit)),
+              value: String(Math.round((config?.limits[limit.key] ?? limit.default) / limit.unit)),
               type: 'text',
               hint: t('assistants.limits.range', { min: limit.min, max: limit.max }),
             }),
@@ -282,14 +226,6 @@ export class SettingsForm extends LitElement {
       </div>`;
   }
 }
-
-const DEFAULTS: Record<(typeof LIMITS)[number]['key'], number> = {
-  maxStepsPerTurn: 12,
-  messagesPerMinute: 20,
-  interruptTimeoutMs: 120_000,
-  consensusTimeoutMs: 600_000,
-  sessionTtlMs: 86_400_000,
-};
 
 customElements.define('diosc-assistant-settings', SettingsForm);
 
