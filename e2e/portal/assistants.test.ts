@@ -161,8 +161,21 @@ describe('the Assistants area', () => {
     await h.page.locator('#provider').selectOption('scripted');
     await field(h.page, 'modelId').fill(MODEL_ID);
     await field(h.page, 'providerKey').fill(PROVIDER_KEY);
-    await field(h.page, 'origins').fill(site.origin);
     await field(h.page, 'maxStepsPerTurn').fill('8');
+    // An IPv6 origin is exact for the page, but the hub takes host names and IPv4 only: the
+    // server's refusal is tied to the field, like the page's own, and nothing was created.
+    await field(h.page, 'origins').fill('http://[::1]:8080');
+    await h.page.locator('diosc-assistant-settings button[type="submit"]').click();
+    await h.page.locator('diosc-assistant-settings [role="alert"]').waitFor();
+    const refused = await refusal(field(h.page, 'origins'));
+    expect(refused.invalid).toBe('true');
+    expect(refused.message).toContain('body.allowedOrigins.0');
+    expect((await h.page.locator('diosc-assistant-settings [role="alert"]').textContent())!).toContain(
+      'The request was not valid',
+    );
+    expect(new URL(h.page.url()).pathname).toBe('/assistants/new');
+    expect((await h.server.app.diosc.hub!.services.assistants.list(h.server.accountId)).length).toBe(0);
+    await field(h.page, 'origins').fill(site.origin);
     await h.page.locator('diosc-assistant-settings button[type="submit"]').click();
     await h.page
       .locator('diosc-browser-tools-editor, diosc-assistant-settings [role="alert"]')

@@ -206,7 +206,7 @@ describe('the settings form refuses bad input before and after the server answer
 
   it('shows the server refusal in an alert, and sends the key once without keeping it', async () => {
     const { portal, calls } = fakePortal(() => {
-      throw new DioscError('invalid_input', 'assistant.name must NOT have more than 80 characters');
+      throw new DioscError('invalid_input', 'body.limits.maxStepsPerTurn must be <= 50.');
     });
     const form = await mount<HTMLElement & { updateComplete: Promise<boolean> }>('diosc-assistant-settings', {
       portal,
@@ -229,7 +229,11 @@ describe('the settings form refuses bad input before and after the server answer
       providerKey: 'sk-test-secret',
     });
     const alert = root.querySelector('[role="alert"]')!;
-    expect(alert.textContent).toContain('assistant.name must NOT have more than 80 characters');
+    expect(alert.textContent).toContain('body.limits.maxStepsPerTurn must be <= 50.');
+    // The refusal is tied to the field it names, as the page's own are.
+    expect(field(root, 'maxStepsPerTurn').getAttribute('aria-invalid')).toBe('true');
+    expect(describedText(root, 'maxStepsPerTurn')).toContain('body.limits.maxStepsPerTurn must be <= 50.');
+    expect(field(root, 'name').getAttribute('aria-invalid')).toBe('false');
   });
 });
 

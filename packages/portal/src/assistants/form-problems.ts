@@ -29,3 +29,26 @@ export function serverProblem(error: unknown): string {
     return `${errorText(error)} ${error.message}`;
   return errorText(error);
 }
+
+/** The settings form's field for a top-level body field the server named. */
+const SETTINGS_FIELDS: Record<string, string> = {
+  name: 'name',
+  instructions: 'instructions',
+  model: 'modelId',
+  allowedOrigins: 'origins',
+  providerKey: 'providerKey',
+};
+
+/**
+ * Which settings field a server refusal is about, from where its message starts
+ * (`body.allowedOrigins.0 must match …`, `body.limits.maxStepsPerTurn must be <= 50`), so the
+ * refusal is tied to that field like the page's own; `null` when it names none of them.
+ */
+export function settingsFieldOf(error: unknown): string | null {
+  if (!DioscError.isInstance(error) || error.code !== 'invalid_input') return null;
+  const where = /^body\.([A-Za-z]+)(?:\.([A-Za-z]+))?/.exec(error.message);
+  if (!where) return null;
+  const [, field, inner] = where;
+  if (field === 'limits' && inner) return inner;
+  return SETTINGS_FIELDS[field!] ?? null;
+}

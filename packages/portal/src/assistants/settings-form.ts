@@ -4,7 +4,7 @@ import type { Portal } from '../app/portal.js';
 import { I18nController, t } from '../i18n/i18n.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import { assistantStyles } from './assistant-styles.js';
-import { fieldError, invalidIf, serverProblem } from './form-problems.js';
+import { fieldError, invalidIf, serverProblem, settingsFieldOf } from './form-problems.js';
 import { LIMITS, type Problems, readSettings } from './settings-input.js';
 
 const PROVIDERS: ModelProvider[] = ['openai', 'anthropic', 'openai-compatible', 'scripted', 'auto'];
@@ -80,6 +80,8 @@ export class SettingsForm extends LitElement {
       );
     } catch (error) {
       this.error = serverProblem(error);
+      const field = settingsFieldOf(error);
+      if (field) this.problems = { [field]: (error as Error).message };
     } finally {
       this.busy = false;
     }
