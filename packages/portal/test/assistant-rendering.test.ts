@@ -348,3 +348,60 @@ describe('the server tools editor', () => {
     });
   });
 });
+
+describe('generate_file settings', () => {
+  beforeAll(async () => {
+    localStorage.clear();
+    await initI18n();
+  });
+
+  it('refuses generate_file on with no format, or a size out of range, and sends nothing', async () => {
+    const assistant = {
+      id: 'a1',
+      name: 'A',
+      serverTools: {
+        account: null,
+        mcpServers: [],
+        generateFile: { enabled: false, formats: ['csv'], maxBytes: 1024 },
+        consensus: {},
+      },
+    };
+    const { portal, calls } = fakePortal(() => assistant);
+    (portal as unknown as { api: unknown }).api = {
+      operation: async () => ({ result: { collections: [] } }),
+    };
+    const editor = await mount<HTMLElement & { updateComplete: Promise<boolean> }>(
+      'diosc-server-tools-editor',
+      {
+        portal,
+        assistant,
+      },
+    );
+    const root = editor.shadowRoot!;
+    root.querySelector<HTMLInputElement>('#gen-enabled')!.click();
+    root.querySelector<HTMLInputElement>('input[data-format="csv"]')!.click();
+    const size = root.querySelector<HTMLInputElement>('#gen-max')!;
+    size.value = '99999';
+    size.dispatchEvent(new Event('input'));
+    await editor.updateComplete;
+    root.querySelector('form')!.requestSubmit();
+    await editor.updateComplete;
+    expect(calls.filter((call) => call.method === 'update')).toEqual([]);
+    expect(root.querySelector('fieldset')!.getAttribute('aria-invalid')).toBe('true');
+    expect(root.getElementById('gen-formats-error')!.textContent).toBe(
+      'Choose at least one format, or turn generate_file off.',
+    );
+    expect(size.getAttribute('aria-invalid')).toBe('true');
+    expect(describedText(root, 'gen-max')).toContain('Out of range: use a number from 1 to 10240.');
+    // Fixed, it sends the size in bytes.
+    root.querySelector<HTMLInputElement>('input[data-format="md"]')!.click();
+    size.value = '64';
+    size.dispatchEvent(new Event('input'));
+    await editor.updateComplete;
+    root.querySelector('form')!.requestSubmit();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls.find((call) => call.method === 'update')?.input).toMatchObject({
+      serverTools: { account: null, generateFile: { enabled: true, formats: ['md'], maxBytes: 64 * 1024 } },
+    });
+  });
+});

@@ -35,14 +35,11 @@ export function serverToolNames(from: {
 export function consensusTable(
   names: readonly string[],
   consensus: Readonly<Record<string, ApprovalSeverity>>,
-  change: (next: Record<string, ApprovalSeverity>) => void,
+  change: (name: string, severity: ApprovalSeverity | null) => void,
 ) {
   const pick = (name: string) => (event: Event) => {
     const value = (event.target as HTMLSelectElement).value;
-    const next = { ...consensus };
-    if (value === '') delete next[name];
-    else next[name] = value as ApprovalSeverity;
-    change(next);
+    change(name, value === '' ? null : (value as ApprovalSeverity));
   };
   return html`<section class="card mt" aria-labelledby="consensus-heading">
     <h2 id="consensus-heading">${t('assistants.tools.consensusHeading')}</h2>

@@ -6,15 +6,11 @@ import { PATHS } from '../router/router.js';
 import { errorText } from '../ui/error-text.js';
 import { sharedStyles } from '../ui/shared-styles.js';
 import '../ui/grant-picker.js';
-import type { ApprovalSeverity as Severity } from '@diosc/protocol';
-import {
-  type AssistantView,
-  type AssistantWrite,
-  GENERATE_FILE_FORMATS as FILE_FORMATS,
-} from '@diosc/protocol';
+import type { AssistantView, AssistantWrite, ApprovalSeverity as Severity } from '@diosc/protocol';
 import { assistantStyles } from './assistant-styles.js';
 import { consensusTable, serverToolNames } from './consensus-table.js';
 import { fieldError, invalidIf, serverProblem } from './form-problems.js';
+import { type GenerateDraft, generateFileSection } from './generate-file-section.js';
 import { integerProblem, mcpServerProblems, type Problem } from './validation.js';
 
 interface McpDraft {
@@ -52,7 +48,7 @@ export class ServerToolsEditor extends LitElement {
   declare collections: CollectionRow[];
   declare grant: GrantEntry[];
   declare servers: McpDraft[];
-  declare generate: { enabled: boolean; formats: (typeof FILE_FORMATS)[number][]; maxKiB: string };
+  declare generate: GenerateDraft;
   declare consensus: Record<string, Severity>;
   declare problems: Record<string, Problem>;
   declare error: string | null;
@@ -276,46 +272,17 @@ export class ServerToolsEditor extends LitElement {
   }
 
   #generateFile() {
-    const formats = invalidIf('gen-formats', this.problems['gen-formats']);
-    const max = invalidIf('gen-max', this.problems['gen-max'], 'gen-max-hint');
-    return html`<section class="card mt" aria-labelledby="generate-heading">
-      <h2 id="generate-heading">${t('assistants.tools.generateHeading')}</h2>
-      <p class="small muted mt">${t('assistants.tools.generateHint')}</p>
-      <div class="checks mt"><label><input type="checkbox" id="gen-enabled" .checked=${this.generate.enabled}
-        @change=${(event: Event) => {
-          this.generate = { ...this.generate, enabled: (event.target as HTMLInputElement).checked };
-        }} /> ${t('assistants.tools.generateEnabled')}</label></div>
-      <fieldset class="mt" aria-invalid=${formats.invalid} aria-describedby=${formats.described}>
-        <legend>${t('assistants.tools.formats')}</legend>
-        <div class="checks">${FILE_FORMATS.map(
-          (
-            format,
-          ) => html`<label><input type="checkbox" data-format=${format} .checked=${this.generate.formats.includes(format)}
-            @change=${(event: Event) => {
-              const on = (event.target as HTMLInputElement).checked;
-              const next = new Set(this.generate.formats);
-              if (on) next.add(format);
-              else next.delete(format);
-              this.generate = { ...this.generate, formats: FILE_FORMATS.filter((f) => next.has(f)) };
-            }} />${format}</label>`,
-        )}</div>
-        ${fieldError('gen-formats', this.problems['gen-formats'] ?? null)}
-      </fieldset>
-      <div class="field">
-        <label for="gen-max">${t('assistants.tools.maxKiB')}</label>
-        <p id="gen-max-hint" class="small muted">${t('assistants.limits.range', { min: 1, max: 10 * 1024 })}</p>
-        <input id="gen-max" class="narrow" type="text" inputmode="numeric" .value=${this.generate.maxKiB} aria-invalid=${max.invalid} aria-describedby=${max.described}
-          @input=${(event: Event) => {
-            this.generate = { ...this.generate, maxKiB: (event.target as HTMLInputElement).value };
-          }} />
-        ${fieldError('gen-max', this.problems['gen-max'] ?? null)}
-      </div>
-    </section>`;
+    return generateFileSection(this.generate, this.problems, (patch) => {
+      this.generate = { ...this.generate, ...patch(this.generate) };
+    });
   }
 
   #consensus() {
-    return consensusTable(this.#toolNames(), this.consensus, (consensus) => {
-      this.consensus = consensus;
+    return consensusTable(this.#toolNames(), this.consensus, (name, severity) => {
+      const next = { ...this.consensus };
+      if (severity) next[name] = severity;
+      else delete next[name];
+      this.consensus = next;
     });
   }
 }
