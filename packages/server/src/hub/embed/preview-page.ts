@@ -15,7 +15,7 @@ function html(text: string): string {
 export function previewPage(record: AssistantRecord): { html: string; csp: string } {
   const nonce = randomBytes(16).toString('base64');
   const name = html(record.config.name);
-  const init = JSON.stringify({ hubUrl: '', publishableKey: record.publishableKey }).replaceAll(
+  const init = JSON.stringify({ hubUrl: '', publishableKey: record.publishableKey, open: true }).replaceAll(
     '<',
     '\\u003c',
   );
@@ -34,6 +34,7 @@ export function previewPage(record: AssistantRecord): { html: string; csp: strin
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>Preview: ${name}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem;max-width:40rem}output{display:block;margin-top:1rem;color:#555}</style>
 </head>

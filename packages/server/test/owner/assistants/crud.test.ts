@@ -6,6 +6,7 @@ import { type AdminHarness, codeOf, startAdmin } from './support.js';
 const KEY = 'sk-proj-created-key-0123456789';
 const NEW_KEY = 'sk-proj-replaced-key-9876543210';
 const MCP_TOKEN = 'mcp-token-created-abcdef';
+const IDENTITY_SECRET = 'identity-secret-of-at-least-32-characters!';
 
 describeOnDialects('assistant admin: create, read, change, delete', () => {
   let admin: AdminHarness;
@@ -16,7 +17,7 @@ describeOnDialects('assistant admin: create, read, change, delete', () => {
   afterAll(async () => {
     // No provider key or MCP token in any body any test of this suite received.
     for (const body of admin.seen)
-      for (const secret of [KEY, NEW_KEY, MCP_TOKEN]) expect(body).not.toContain(secret);
+      for (const secret of [KEY, NEW_KEY, MCP_TOKEN, IDENTITY_SECRET]) expect(body).not.toContain(secret);
     expect(admin.seen.length).toBeGreaterThan(10);
     await admin.server.close();
   });
@@ -96,6 +97,23 @@ describeOnDialects('assistant admin: create, read, change, delete', () => {
     expect(read.body.assistant.secrets.providerKey).toEqual({ set: true });
     const listed = await admin.api<{ assistants: AssistantView[] }>('');
     expect(listed.body.assistants.map((a) => a.name).sort()).toEqual(['Shop helper', 'Test assistant']);
+  });
+
+  it('sets and clears the identity secret, shown only as set', async () => {
+    const set = await admin.api<{ assistant: AssistantView }>(`/${id}`, {
+      method: 'PATCH',
+      body: { identitySecret: IDENTITY_SECRET },
+    });
+    expect(set.body.assistant.secrets.identitySecret).toEqual({ set: true });
+    expect((await secretsOf()).identitySecret).toBe(IDENTITY_SECRET);
+    const short = await admin.api(`/${id}`, { method: 'PATCH', body: { identitySecret: 'too short' } });
+    expect(codeOf(short.body)).toBe('invalid_input');
+    const cleared = await admin.api<{ assistant: AssistantView }>(`/${id}`, {
+      method: 'PATCH',
+      body: { identitySecret: null },
+    });
+    expect(cleared.body.assistant.secrets.identitySecret).toEqual({ set: false });
+    expect((await secretsOf()).identitySecret).toBeUndefined();
   });
 
   it('replaces a key, keeps the MCP token by name, and clears both with null', async () => {

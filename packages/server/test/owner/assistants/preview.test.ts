@@ -29,7 +29,7 @@ describeOnDialects('assistant admin: the hub’s live preview page', () => {
     expect(csp).toContain("frame-ancestors 'self'");
     const html = await response.text();
     expect(html).toContain(`<script async src="/kit/diosc-kit.js" nonce="${nonce}"></script>`);
-    expect(html).toContain(`"publishableKey":"${assistant.publishableKey}"`);
+    expect(html).toContain(`"publishableKey":"${assistant.publishableKey}","open":true`);
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).toContain('&#60;/title&#62;&#60;script&#62;alert(1)&#60;/script&#62;');
     // Every script on the page carries the nonce: nothing else could run.

@@ -155,6 +155,10 @@ describeOnDialects('assistant admin: tools preview, MCP check, Sitemap', () => {
       );
     }
     expect(codeOf((await admin.api(`/${id}/mcp-check`, { body: { name: 'other' } })).body)).toBe('not_found');
+    const unknown = await admin.api(`/${id}/mcp-check`, {
+      body: { url: `${admin.server.url}/mcp`, headers: {} },
+    });
+    expect(codeOf(unknown.body)).toBe('invalid_input');
   });
 
   it('tests paths against the stored routes or a draft, with the hub’s own check', async () => {
@@ -207,7 +211,13 @@ describeOnDialects('assistant admin: tools preview, MCP check, Sitemap', () => {
       body: { xml: '<!DOCTYPE x [<!ENTITY a "b">]><urlset></urlset>' },
     });
     expect(codeOf(doctype.body)).toBe('invalid_input');
-    for (const body of [{}, { url: 'file:///etc/passwd' }, { url: `${site.url}/x`, xml: '<urlset/>' }]) {
+    for (const body of [
+      {},
+      { url: 'file:///etc/passwd' },
+      { url: `${site.url}/x`, xml: '<urlset/>' },
+      { xml: '<urlset/>', follow: true },
+      { xml: '<urlset/>', origin: 'https://shop.example/path' },
+    ]) {
       expect(codeOf((await admin.api(`/${id}/sitemap/import`, { body })).body), JSON.stringify(body)).toBe(
         'invalid_input',
       );
