@@ -56,14 +56,25 @@ export interface GenerateFileSettings {
 
 /** Files visitors deliver and the quotas every stored file counts against. */
 export interface AssistantFilesSettings {
+  /** Whether visitors may upload files at all (`generate_file` has its own switch). */
   enabled: boolean;
   maxFileBytes: number;
   maxConversationBytes: number;
+  /** All of one visitor's files with this assistant, across conversations. */
   maxVisitorBytes: number;
+  /** All files of this assistant. */
   maxAssistantBytes: number;
+  /** Stored types (`image/png`, …) accepted from visitors. */
   allowedTypes: string[];
+  /** How long a file is kept before the pruner removes its bytes. */
   retentionMs: number;
+  /** A visitor's text or CSV attachment reaches the model inline up to this many bytes. */
   inlineTextMaxBytes: number;
+  /**
+   * Image attachments as image parts: `auto` for providers known to accept them (OpenAI,
+   * Anthropic, the scripted model), `always` (a vision model behind an OpenAI-compatible server),
+   * or `never`. Otherwise the model gets the descriptor.
+   */
   modelImages: 'auto' | 'always' | 'never';
 }
 

@@ -19,6 +19,6 @@ export { PAGE_ORIGIN, startHubServer } from './hub-server.js';
 export type { SeedOptions } from './seed.js';
 export { seedCollection, seedItems } from './seed.js';
 export type { TestServer, TestServerOptions } from './test-server.js';
-export { startTestServer } from './test-server.js';
+export { freePort, startTestServer } from './test-server.js';
 export type { TestStore } from './test-store.js';
 export { DIALECTS, OWNER_PASSWORD, openTestStore } from './test-store.js';

@@ -43,7 +43,7 @@ export interface TestServerOptions {
 }
 
 /** A free loopback port, learned first so the app is built with the matching public origin. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, freePort, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -8,17 +7,6 @@ import type { Store } from '../../src/store/dialect.js';
 import { browserClient } from '../browser-access/browser-client.js';
 import { call, signIn } from '../owner/owner-client.js';
 import { ALL_NOTES, createConnection, parseResult, postMcp } from './support.js';
-
-function freePort(): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * "Revocation applies to the very next call", from the attacker's side, with the change made on

@@ -1,4 +1,4 @@
-import type { ApprovalSeverity, GrantEntry } from '@diosc/protocol';
+import type { ApprovalSeverity, AssistantFilesSettings, AssistantLimits, GrantEntry } from '@diosc/protocol';
 
 /**
  * An assistant as the operator configures it (CLI, a JSON/YAML file, later the portal). Nothing in it
@@ -40,39 +40,11 @@ export interface ServerToolsConfig {
 
 /**
  * Files visitors deliver (a browser tool's file, the widget's file picker) and the quotas every
- * stored file counts against, `generate_file`'s included. Read through `filesPermissionOf`, so an
- * assistant stored before a field existed gets its default.
+ * stored file counts against, `generate_file`'s included: the wire's `AssistantFilesSettings`. Read
+ * through `filesPermissionOf`, so an assistant stored before a field existed gets its default.
  */
-export interface FilesPermission {
-  /** Whether visitors may upload files at all (`generate_file` has its own switch). */
-  enabled: boolean;
-  maxFileBytes: number;
-  maxConversationBytes: number;
-  /** All of one visitor's files with this assistant, across conversations. */
-  maxVisitorBytes: number;
-  /** All files of this assistant. */
-  maxAssistantBytes: number;
-  /** Stored types (`image/png`, …) accepted from visitors. */
-  allowedTypes: string[];
-  /** How long a file is kept before the pruner removes its bytes. */
-  retentionMs: number;
-  /** A visitor's text or CSV attachment reaches the model inline up to this many bytes. */
-  inlineTextMaxBytes: number;
-  /**
-   * Image attachments as image parts: `auto` for providers known to accept them (OpenAI,
-   * Anthropic, the scripted model), `always` (a vision model behind an OpenAI-compatible server),
-   * or `never`. Otherwise the model gets the descriptor.
-   */
-  modelImages: 'auto' | 'always' | 'never';
-}
-
-export interface AssistantLimits {
-  maxStepsPerTurn: number;
-  interruptTimeoutMs: number;
-  consensusTimeoutMs: number;
-  messagesPerMinute: number;
-  sessionTtlMs: number;
-}
+export type FilesPermission = AssistantFilesSettings;
+export type { AssistantLimits };
 
 export interface AssistantSecrets {
   providerKey?: string;
