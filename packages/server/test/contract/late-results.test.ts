@@ -63,7 +63,12 @@ describe.each(DIALECTS)('late results after revocation ($name)', (dialect) => {
     // The read ran, but its answer is not sent to a session that ended meanwhile.
     const readAnswer = await read;
     expect(readAnswer.status).toBe(401);
-    expect(readAnswer.body).toMatchObject({ error: { code: 'session_expired' } });
+    expect(readAnswer.body).toMatchObject({
+      error: {
+        code: 'session_expired',
+        message: 'The session ended while the call ran; its result is not sent.',
+      },
+    });
     expect(JSON.stringify(readAnswer.body)).not.toMatch(/Groceries|oat milk|items/);
     // The write was accepted before: it completes, in the first owner's account and nowhere else.
     const writeAnswer = await written;
@@ -103,9 +108,13 @@ describe.each(DIALECTS)('late results after revocation ($name)', (dialect) => {
     const owner = await signIn(server.url, OWNER_PASSWORD);
     const tools = browserClient(server.url, owner);
     await tools.enable(SELECTION);
-    for (const [change, code] of [
-      [() => tools.disable(), 'not_enabled'],
-      [() => tools.enable([{ collection: 'notes', functions: ['items_list'] }]), 'generation_changed'],
+    for (const [change, code, message] of [
+      [() => tools.disable(), 'not_enabled', 'Browser tools were turned off while the call ran.'],
+      [
+        () => tools.enable([{ collection: 'notes', functions: ['items_list'] }]),
+        'generation_changed',
+        'The selection changed while the call ran.',
+      ],
     ] as const) {
       if (code === 'generation_changed') await tools.enable(SELECTION);
       const held = gate.next({ channel: 'browser', name: 'items_list' });
@@ -113,10 +122,17 @@ describe.each(DIALECTS)('late results after revocation ($name)', (dialect) => {
       await held.reached;
       const generation = tools.generation;
       await change();
+      // After a re-selection the refusal names the new generation, the one to register from.
+      const live = tools.generation;
       tools.generation = generation;
       held.release();
       const answer = await read;
-      expect([code, answer.body]).toEqual([code, { error: expect.objectContaining({ code }) }]);
+      const details = code === 'generation_changed' ? { details: { generation: live } } : {};
+      expect([code, answer.body]).toEqual([
+        code,
+        { error: expect.objectContaining({ code, message, ...details }) },
+      ]);
+      if (code === 'generation_changed') expect(live).not.toBe(generation);
     }
   });
 });
