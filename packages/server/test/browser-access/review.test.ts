@@ -1,4 +1,4 @@
-import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
+import { createCallGate, DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReviewReceipts, RECEIPT_TTL_MS } from '../../src/browser-access/review-receipts.js';
 import { callJson, type OwnerSession, signIn } from '../owner/owner-client.js';
@@ -194,6 +194,32 @@ for (const dialect of DIALECTS) {
       expect(await receipts.consume(row)).toBe(false);
       const used = await browser.execute(receipt);
       expect(used.body).toMatchObject({ error: { code: 'receipt_used' } });
+    });
+
+    it('gives a receipt back when the core refused before doing anything (busy), so the owner can retry', async () => {
+      const gate = createCallGate();
+      server = await startTestServer({
+        dialect,
+        limits: { maxConcurrentPerAccount: 1 },
+        app: { holdCall: gate.hold },
+      });
+      owner = await signIn(server.url);
+      browser = browserClient(server.url, owner);
+      await browser.enable([NOTES_RW, INBOX_RW]);
+      const receipt = await preparedAndAcknowledged(create('busy', 'later'));
+      // The account's one slot is taken by a read held in the core.
+      const held = gate.next({ channel: 'browser', name: 'items_list' });
+      const read = browser.dispatch('items_list', { collection: 'notes' });
+      await held.reached;
+      const before = await snapshot();
+      const busy = await browser.execute(receipt);
+      expect(busy.body).toMatchObject({ error: { code: 'busy' } });
+      expect(await snapshot()).toEqual(before);
+      held.release();
+      expect((await read).status).toBe(200);
+      const retried = await browser.execute(receipt);
+      expect(retried.status).toBe(200);
+      expect((await browser.execute(receipt)).body).toMatchObject({ error: { code: 'receipt_used' } });
     });
 
     it('lets only one of two concurrent executions of a receipt run', async () => {
