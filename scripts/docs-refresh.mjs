@@ -36,6 +36,9 @@ export const ARTIFACTS = [
   ['bench/files.md', 'bench/results/files.md', 'npm run bench'],
   ['bench/kit.json', 'bench/results/kit.json', 'npm run bench'],
   ['bench/kit.md', 'bench/results/kit.md', 'npm run bench'],
+  ['mutation/mutation.md', 'bench/results/mutation.md', 'npm run mutation'],
+  ['mutation/mutation.json', 'bench/results/mutation.json', 'npm run mutation'],
+  ['catalog.json', 'docs/api/catalog.json', 'packages/protocol/test/catalog-contract.test.ts'],
 ];
 
 let copied = 0;
