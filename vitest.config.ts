@@ -7,6 +7,7 @@ export default defineConfig({
       'examples/*/test/**/*.test.ts',
       'scripts/*/test/**/*.test.ts',
       'e2e/**/*.test.ts',
+      'bench/*/test/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -35,19 +35,51 @@ export function ensureDependencies(folder = '.') {
   }
 }
 
-/** Debian's Chromium, installed through apt when absent (tests never download a browser). */
+/** True on a CI runner (`CI=true`, or any value but `false`/`0`): nothing may be skipped there. */
+export function isCi() {
+  const value = process.env.CI?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0';
+}
+
+/** Stops the run (under CI, or for anything that cannot be skipped) with the reason. */
+export function fail(message) {
+  console.error(`\n✗ ${message}`);
+  process.exit(1);
+}
+
+/** A skip outside CI is loud: a framed banner, repeated in the closing summary. */
+export function banner(message) {
+  const line = '!'.repeat(Math.min(100, message.length + 4));
+  console.warn(`\n${line}\n! ${message}\n${line}\n`);
+}
+
+/** The browser the e2e suites launch (e2e/support/chromium.ts reads the same variable). */
+export const chromiumPath = process.env.DIOSC_CHROMIUM ?? '/usr/bin/chromium';
+
+/** What the browser says it is (`Chromium 142.0…`), for the closing summary. */
+export function chromiumVersion() {
+  const result = spawnSync(chromiumPath, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  return result.status === 0 ? result.stdout.trim() : `${chromiumPath} (version unknown)`;
+}
+
+/**
+ * Debian's Chromium, installed through apt when absent (tests never download a browser). There is
+ * no skip: without it the browser suites cannot run, so the run stops here, in CI and out of it.
+ */
 export function ensureChromium() {
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  if (existsSync(chromiumPath)) return chromiumPath;
   if (process.getuid?.() !== 0) {
-    console.error('Chromium is missing: run `sudo apt-get install -y chromium` (Debian) and retry.');
-    process.exit(1);
+    fail(
+      `Chromium is missing at ${chromiumPath}: run \`sudo apt-get install -y chromium\` (Debian) and retry.`,
+    );
   }
   console.log('› Installing Debian chromium…');
   must('apt-get', ['update', '-qq']);
   must('apt-get', ['install', '-y', '-qq', 'chromium'], {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
-  return '/usr/bin/chromium';
+  if (!existsSync(chromiumPath)) fail(`apt installed chromium, but ${chromiumPath} is still missing.`);
+  return chromiumPath;
 }
 
 /**

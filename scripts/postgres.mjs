@@ -1,11 +1,12 @@
 // A throwaway PostgreSQL server for the store suites: Debian's postgresql package, a fresh cluster in
-// a temp directory on a loopback port, stopped and removed after the run. Skipped when
-// DIOSC_SKIP_POSTGRES=1; installed through apt when absent and running as root.
+// a temp directory on a loopback port, stopped and removed after the run. Installed through apt when
+// absent and running as root. Outside CI it can be skipped (DIOSC_SKIP_POSTGRES=1, or not installed
+// and not root) with a banner; under CI both are refused: the run fails before any test starts.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { must } from './lib.mjs';
+import { banner, fail, isCi, must } from './lib.mjs';
 
 function binDir() {
   const base = '/usr/lib/postgresql';
@@ -14,19 +15,37 @@ function binDir() {
   return versions.length ? join(base, versions[0], 'bin') : undefined;
 }
 
-export async function startPostgres() {
-  if (process.env.DIOSC_SKIP_POSTGRES === '1') return undefined;
-  if (!binDir()) {
-    if (process.getuid?.() !== 0) {
-      console.warn('PostgreSQL is not installed; the store suites run on SQLite only.');
-      return undefined;
-    }
-    console.log('› Installing Debian postgresql…');
-    must('apt-get', ['update', '-qq']);
-    must('apt-get', ['install', '-y', '-qq', 'postgresql'], {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+/**
+ * Decides before anything runs whether this run has PostgreSQL: installs it when it can, fails under
+ * CI when it cannot, and otherwise returns false after a banner (the summary repeats the skip).
+ */
+export function preparePostgres() {
+  if (process.env.DIOSC_SKIP_POSTGRES === '1') {
+    if (isCi())
+      fail('DIOSC_SKIP_POSTGRES=1 is refused under CI: every dialect suite must run on PostgreSQL.');
+    banner('DIOSC_SKIP_POSTGRES=1: the dialect suites run on SQLite only (PostgreSQL skipped).');
+    return false;
   }
+  if (binDir()) return true;
+  if (process.getuid?.() !== 0) {
+    if (isCi())
+      fail('PostgreSQL is not installed and the runner is not root: CI cannot run the PostgreSQL suites.');
+    banner(
+      'PostgreSQL is not installed (and not root to install it): the dialect suites run on SQLite only.',
+    );
+    return false;
+  }
+  console.log('› Installing Debian postgresql…');
+  must('apt-get', ['update', '-qq']);
+  must('apt-get', ['install', '-y', '-qq', 'postgresql'], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (!binDir()) fail('apt installed postgresql, but /usr/lib/postgresql has no server binaries.');
+  return true;
+}
+
+/** Starts the throwaway cluster (after `preparePostgres()` returned true). */
+export async function startPostgres() {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'diosc-pg-'));
   chmodSync(dir, 0o777);

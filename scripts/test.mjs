@@ -1,9 +1,22 @@
 // `npm test`: the whole suite, the way CI runs it. Installs what the tests need, then runs
-// type-check, lint, unit + integration tests (SQLite and PostgreSQL), and the browser suite.
-import { readFileSync, rmSync } from 'node:fs';
+// type-check, lint, unit + integration tests (SQLite and PostgreSQL), and the browser suite. Under
+// CI=true nothing may be missing: no PostgreSQL or no Chromium fails the run before a test starts,
+// and a report without PostgreSQL or browser tests fails it at the end (test-summary.mjs).
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureChromium, ensureDependencies, must, root, run, treeState } from './lib.mjs';
-import { startPostgres } from './postgres.mjs';
+import {
+  banner,
+  chromiumVersion,
+  ensureChromium,
+  ensureDependencies,
+  isCi,
+  must,
+  root,
+  run,
+  treeState,
+} from './lib.mjs';
+import { preparePostgres, startPostgres } from './postgres.mjs';
+import { coverageProblems, formatSummary, summarize } from './test-summary.mjs';
 
 // Tests write only under test-results/ (gitignored); the docs' copies are `npm run docs:refresh`.
 // The tree's state before the run (installs included: they must not touch it either) is compared
@@ -14,13 +27,15 @@ ensureDependencies();
 // folder (e2e/mcp/conformance.test.ts runs it against /mcp).
 ensureDependencies('tools/mcp-conformance');
 ensureChromium();
+// Before the long steps, so a run that cannot have PostgreSQL fails (CI) or says so (banner) first.
+const withPostgres = preparePostgres();
 // Every project under its own runtime (tsconfig.json references them all): browser packages without
 // Node types, the server without the DOM, protocol with neither; tests too.
 must('npx', ['tsc', '-b']);
 must('npx', ['biome', 'check', '.']);
 must('npm', ['run', 'build', '--if-present', '--workspaces']);
 
-const postgres = await startPostgres();
+const postgres = withPostgres ? await startPostgres() : undefined;
 const report = join(root, 'test-results', 'vitest.json');
 rmSync(report, { force: true });
 let status;
@@ -36,10 +51,16 @@ try {
   await postgres?.stop();
 }
 try {
-  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
-  console.log(`\ntests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
-} catch {
-  console.log('\nno test report was written');
+  const summary = summarize(report, root);
+  console.log(`\n${formatSummary(summary, chromiumVersion())}`);
+  const problems = coverageProblems(summary, { postgresStarted: Boolean(postgres) });
+  for (const problem of problems) {
+    if (isCi()) console.error(`✗ ${problem} (refused under CI)`);
+    else banner(`${problem}: this run proves less than a CI run.`);
+  }
+  if (isCi() && problems.length) status ||= 1;
+} catch (error) {
+  console.log(`\nno test report was written (${error.message})`);
   status ||= 1;
 }
 const treeAfter = treeState();

@@ -143,6 +143,48 @@ for (const { locale } of LANGUAGES) {
       await state('page not found');
     });
 
+    it('Assistants: the list, the create form and its refusals, every section of one assistant', async () => {
+      await app(h.page).locator('diosc-side-nav a[href="/assistants"]').click();
+      await h.page.locator('diosc-assistants-page .empty').waitFor();
+      await state('assistants (none)');
+      await h.page.locator('#new-assistant').click();
+      await h.page.locator('diosc-assistant-settings #name').waitFor();
+      await h.page.locator('#origins').fill('https://shop.example/');
+      await h.page.locator('diosc-assistant-settings button[type="submit"]').click();
+      await h.page.locator('#name[aria-invalid="true"]').waitFor();
+      await state('new assistant (refused)');
+      await h.page.locator('#name').fill('A11y helper');
+      await h.page.locator('#provider').selectOption('scripted');
+      await h.page.locator('#modelId').fill('demo');
+      await h.page.locator('#origins').fill('https://shop.example');
+      await h.page.locator('diosc-assistant-settings button[type="submit"]').click();
+      await h.page.locator('diosc-browser-tools-editor').waitFor();
+      await h.page.locator('diosc-server-tools-editor input[data-collection="notes"]').first().waitFor();
+      await h.page.locator('#add-browser-tool').click();
+      await h.page.locator('#tool-name').fill('highlight_row');
+      await h.page.locator('#tool-description').fill('Highlight a row.');
+      await h.page.locator('#add-mcp-server').click();
+      await h.page.locator('diosc-server-tools-editor button[type="submit"]').click();
+      await h.page.locator('#mcp-name-0[aria-invalid="true"]').waitFor();
+      await state('assistant tools (editing, refused)');
+      const ready: Record<string, string> = {
+        settings: '#name',
+        sitemap: '#add-route',
+        embed: '#snippet',
+        conversations: 'diosc-conversations-panel .empty',
+        usage: 'diosc-usage-panel svg.chart',
+      };
+      for (const [section, selector] of Object.entries(ready)) {
+        await h.page.locator(`diosc-assistant-detail nav a[href$="/${section}"]`).click();
+        await h.page.locator(selector).first().waitFor();
+        await state(`assistant ${section}`);
+      }
+      await h.page.locator('#delete-assistant').click();
+      await h.page.locator('diosc-assistant-detail diosc-confirm-dialog dialog[open]').waitFor();
+      await state('delete assistant confirmation');
+      await h.page.keyboard.press('Escape');
+    });
+
     it('a session the server ended: the banner over the page', async () => {
       await h.page.goto(`${h.server.url}/automation-hub`);
       await waitForAvailability(h.page, 'registered');

@@ -1,3 +1,51 @@
+export type { AssistantAdminBodyName } from './assistant-admin/schemas.js';
+export {
+  ASSISTANT_ADMIN_BODY_SCHEMAS,
+  ASSISTANT_FIELD_SCHEMAS,
+  ASSISTANT_LIMIT_RANGES,
+  MCP_SERVER_NAME_PATTERN,
+  ORIGIN_PATTERN,
+  SERVER_TOOL_NAME_PATTERN,
+} from './assistant-admin/schemas.js';
+export type {
+  AssistantDeletion,
+  AssistantFilesSettings,
+  AssistantGrantEntry,
+  AssistantLimits,
+  AssistantListView,
+  AssistantModelSpec,
+  AssistantUsageView,
+  AssistantView,
+  AssistantWrite,
+  CheckOutcome,
+  ConversationDeletion,
+  ConversationPage,
+  ConversationRowView,
+  ConversationStatus,
+  DeclaredBrowserTool,
+  EmbedView,
+  GenerateFileFormat,
+  GenerateFileSettings,
+  McpCheckRequest,
+  McpCheckResult,
+  ModelProvider,
+  PreviewTool,
+  SecretPresence,
+  SitemapImportRequest,
+  SitemapImportResult,
+  SitemapRouteView,
+  SitemapTestRequest,
+  SitemapTestResult,
+  TestConnectionRequest,
+  TestConnectionResult,
+  ToolsPreviewRequest,
+  ToolsPreviewResult,
+  TranscriptMessage,
+  TranscriptToolCall,
+  TranscriptTurn,
+  TranscriptView,
+} from './assistant-admin/wire.js';
+export { GENERATE_FILE_FORMATS, MODEL_PROVIDERS } from './assistant-admin/wire.js';
 export type { McpToolAnnotations, ToolDescriptor } from './catalog/descriptors.js';
 export { catalogDescriptors, descriptorsFor, findDescriptor } from './catalog/descriptors.js';
 export { collectionOf, requestIdOf } from './catalog/identifiers.js';

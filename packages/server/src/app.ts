@@ -38,6 +38,14 @@ export interface BuildAppOptions {
   http?: Partial<HttpLimits>;
   /** Test seam: holds calls in flight at a known point (see `CallHold`); production passes none. */
   holdCall?: CallHold;
+  /**
+   * Test seam: the store the account core runs on, when a test needs it apart from the app's — a
+   * second connection whose statements it can slow down (`startTestServer({ coreStorePlugins })`).
+   * Production passes none and the core shares `store`.
+   */
+  coreStore?: Store;
+  /** How long `/mcp` usage rows wait to be written together (default `USAGE_FLUSH_MS`; see usage-batch.ts). */
+  usageFlushMs?: number;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -67,14 +75,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     store: options.store,
     clock,
     core: createAccountCore({
-      store: options.store,
+      store: options.coreStore ?? options.store,
       clock,
       limits: options.limits,
       hold: options.holdCall,
     }),
     accounts: createAccounts(options.store.db),
     sessions: createSessions(options.store.db, clock),
-    connections: createConnections(options.store.db, clock),
+    connections: createConnections(options.store, clock),
     usage: createUsageLog(options.store.db, clock),
   };
   app.decorate('diosc', context);
@@ -89,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return { status: 'ok', store: options.store.dialect };
   });
 
-  await app.register(mcpPlugin);
+  await app.register(mcpPlugin, { usageFlushMs: options.usageFlushMs });
   await app.register(ownerPlugin, { prefix: '/api/owner' });
   await app.register(hubPlugin, { prefix: '/api/hub', options: options.hub });
   await app.register(kitAssetsPlugin);

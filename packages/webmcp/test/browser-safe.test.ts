@@ -17,6 +17,15 @@ describe('@diosc/webmcp runs in browsers', () => {
     }
   });
 
+  it('sets no timers: whatever it does follows from an event, so a test can wait for that event', () => {
+    for (const name of readdirSync(SRC)) {
+      const text = readFileSync(join(SRC, name), 'utf8');
+      expect(text, name).not.toMatch(
+        /\b(setTimeout|setInterval|requestAnimationFrame|requestIdleCallback)\s*\(/,
+      );
+    }
+  });
+
   it('never mentions exposedTo or a global polyfill install', () => {
     for (const name of readdirSync(SRC)) {
       const text = readFileSync(join(SRC, name), 'utf8');

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { failure, registeredHarness, settle } from './support/harness.js';
+import { failure, registeredHarness } from './support/harness.js';
 
 const WRITE = {
   collection: 'notes',
@@ -39,12 +39,17 @@ describe('execution cancellation', () => {
 
   it('cancelling a read in flight forwards the abort and says cancelled', async () => {
     const { context, api } = await registeredHarness();
-    api.hold('dispatch');
+    const gate = api.hold('dispatch');
     const controller = new AbortController();
     const pending = context.invoke('items_list', { collection: 'notes' }, controller.signal);
-    await settle();
+    await gate.reached;
+    const dispatched = api.signals.find((call) => call.method === 'dispatch')!.signal;
+    expect(dispatched?.aborted).toBe(false);
     controller.abort();
     expect((await failure(pending)).code).toBe('cancelled');
+    // The dispatch itself saw the abort (its request is cancelled, not left running).
+    expect(dispatched?.aborted).toBe(true);
+    expect(api.count('dispatch')).toBe(1);
   });
 
   it('cancelling after the write was sent reports uncertain with the request ID and never retries', async () => {
@@ -53,7 +58,7 @@ describe('execution cancellation', () => {
     const controller = new AbortController();
     const pending = context.invoke('item_write', WRITE, controller.signal);
     (await review.next()).resolve('accept');
-    await settle();
+    await gate.reached;
     expect(api.count('execute')).toBe(1);
     controller.abort();
     const error = await failure(pending);
@@ -61,7 +66,8 @@ describe('execution cancellation', () => {
     expect(error.details).toEqual({ requestId: 'req-00000003' });
     expect(error.message).toContain('req-00000003');
     gate.release();
-    await settle();
+    // The execute's answer (its abort) is back with the adapter: nothing is left that could retry.
+    await gate.answered;
     expect(api.count('execute')).toBe(1);
     expect(api.count('prepare')).toBe(1);
     expect(activity.at(-1)).toMatchObject({ outcome: 'uncertain', requestId: 'req-00000003' });
@@ -72,13 +78,15 @@ describe('execution cancellation', () => {
     const gate = api.hold('execute', { answerDespiteAbort: true });
     const pending = context.invoke('item_write', WRITE);
     (await review.next()).resolve('accept');
-    await settle();
+    await gate.reached;
     adapter.revoke('sign-out');
     // The server answers anyway (the change committed); the revoked page must not report it.
     gate.release();
     const error = await failure(pending);
     expect(error.code).toBe('uncertain');
     expect(error.message).not.toContain('created');
+    // That late answer is the one event that could make the adapter try again: wait for it.
+    await gate.answered;
     expect(api.count('execute')).toBe(1);
   });
 });

@@ -111,11 +111,7 @@ describe('writes', () => {
 
   it('refuses a receipt that does not bind the requested input', async () => {
     const { context, api, review } = await registeredHarness();
-    const original = api.prepare.bind(api);
-    api.prepare = async (call, signal) => {
-      const answer = await original(call, signal);
-      return { receipt: { ...answer.receipt, input: { ...answer.receipt.input, item: 'elsewhere' } } };
-    };
+    api.receiptAnswered = (receipt) => ({ ...receipt, input: { ...receipt.input, item: 'elsewhere' } });
     const error = await failure(context.invoke('item_write', WRITE));
     expect(error.code).toBe('receipt_mismatch');
     expect(review.pending).toHaveLength(0);

@@ -50,7 +50,9 @@ describe('a disconnected provider source', () => {
     expect(adapter.state).toMatchObject({ status: 'registered', tools: ['collections_list', 'items_list'] });
     expect([...context.tools.keys()]).toEqual(['collections_list', 'items_list']);
     // The rest of the selection works; the disconnected collection keeps answering source_revoked.
-    await expect(context.invoke('items_list', { collection: 'notes' })).resolves.toBeTruthy();
+    await expect(context.invoke('items_list', { collection: 'notes' })).resolves.toMatchObject({
+      structuredContent: { collection: 'notes', items: [{ id: `${api.owner}-item` }] },
+    });
     expect((await failure(context.invoke('items_list', { collection: 'drive' }))).code).toBe(
       'source_revoked',
     );

@@ -44,7 +44,9 @@ describe('retained callbacks', () => {
     expect((await failure(retained({ collection: 'notes' }))).code).toBe('generation_changed');
     expect(api.count('dispatch')).toBe(0);
     // The current registration's own callback works.
-    await expect(context.invoke('items_list', { collection: 'notes' })).resolves.toBeTruthy();
+    await expect(context.invoke('items_list', { collection: 'notes' })).resolves.toMatchObject({
+      structuredContent: { collection: 'notes', items: [{ id: `${api.owner}-item` }] },
+    });
   });
 
   it('a 401 from the server revokes the registration', async () => {
@@ -95,7 +97,9 @@ describe('back/forward cache', () => {
     expect([...context.tools.keys()]).toEqual(['collections_list', 'items_list', 'item_read', 'item_write']);
     expect(api.count('descriptors')).toBe(2);
     expect((await failure(retained({ collection: 'notes' }))).code).toBe('not_enabled');
-    await expect(context.invoke('items_list', { collection: 'notes' })).resolves.toBeTruthy();
+    await expect(context.invoke('items_list', { collection: 'notes' })).resolves.toMatchObject({
+      structuredContent: { collection: 'notes', items: [{ id: `${api.owner}-item` }] },
+    });
   });
 
   it('a restore after the session changed elsewhere fails closed; after sign-out it does nothing', async () => {

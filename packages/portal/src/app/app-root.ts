@@ -12,6 +12,7 @@ import '../pages/sign-in-page.js';
 import '../collections/collections-page.js';
 import '../apps/connected-apps-page.js';
 import '../automation/automation-hub-page.js';
+import '../assistants/assistants-page.js';
 import '../review/review-dialog.js';
 import '../palette/command-palette.js';
 import { bindShortcuts } from '../shortcuts/shortcuts.js';
@@ -133,6 +134,8 @@ export class AppRoot extends LitElement {
         return html`<diosc-collections-page .portal=${this.portal} .collection=${route.collection} .item=${route.item}></diosc-collections-page>`;
       case 'connected-apps':
         return html`<diosc-connected-apps-page .portal=${this.portal}></diosc-connected-apps-page>`;
+      case 'assistants':
+        return html`<diosc-assistants-page .portal=${this.portal} .assistant=${route.assistant} .section=${route.section} .conversation=${route.conversation}></diosc-assistants-page>`;
       case 'automation-hub':
         return html`<diosc-automation-hub-page .portal=${this.portal}></diosc-automation-hub-page>`;
       case 'sign-in':

@@ -1,6 +1,7 @@
 import { type DioscError, isMutatingFunction } from '@diosc/protocol';
 import { createHttp } from '../api/http.js';
 import { createOwnerApi, type OwnerApi } from '../api/owner-api.js';
+import { type AssistantsApi, createAssistantsApi } from '../assistants/assistants-api.js';
 import { type BrowserTools, createBrowserTools } from '../browser-tools/browser-tools.js';
 import { t } from '../i18n/i18n.js';
 import { ReviewProvider } from '../review/review-provider.js';
@@ -12,6 +13,7 @@ import { createToasts, type Toasts } from '../ui/toasts.js';
 /** Everything a page needs, created once by `main.ts` and passed down as a property. */
 export interface Portal {
   api: OwnerApi;
+  assistants: AssistantsApi;
   session: SessionStore;
   router: Router;
   reviews: ReviewProvider;
@@ -23,12 +25,12 @@ export interface Portal {
 export function createPortal(): Portal {
   let api: OwnerApi | null = null;
   const session = createSessionStore(() => api!);
-  api = createOwnerApi(
-    createHttp({
-      csrfToken: session.csrfToken,
-      onUnauthenticated: (error: DioscError) => session.unauthenticated(error),
-    }),
-  );
+  const http = createHttp({
+    csrfToken: session.csrfToken,
+    onUnauthenticated: (error: DioscError) => session.unauthenticated(error),
+  });
+  api = createOwnerApi(http);
+  const assistants = createAssistantsApi(http);
   const reviews = new ReviewProvider();
   const browserTools = createBrowserTools({ session, reviews });
   const router = createRouter();
@@ -46,6 +48,7 @@ export function createPortal(): Portal {
 
   return {
     api,
+    assistants,
     session,
     router,
     reviews,

@@ -20,6 +20,13 @@ const ENTRIES: { path: string; page: Route['page']; label: string; icon: IconNam
     keys: 'g a',
   },
   {
+    path: PATHS.assistants,
+    page: 'assistants',
+    label: 'nav.assistants',
+    icon: 'assistant',
+    keys: 'g s',
+  },
+  {
     path: PATHS.automationHub,
     page: 'automation-hub',
     label: 'nav.automationHub',

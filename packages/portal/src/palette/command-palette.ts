@@ -24,6 +24,7 @@ export class CommandPalette extends LitElement {
   declare query: string;
   declare active: number;
   #collections: CollectionRow[] = [];
+  #assistants: { id: string; name: string }[] = [];
 
   constructor() {
     super();
@@ -45,10 +46,17 @@ export class CommandPalette extends LitElement {
     } catch {
       // The navigation commands work without the collection list.
     }
+    try {
+      const { assistants } = await this.portal.assistants.list();
+      this.#assistants = assistants.map((assistant) => ({ id: assistant.id, name: assistant.name }));
+      this.requestUpdate();
+    } catch {
+      // Nor do they need the assistants.
+    }
   }
 
   #results(): Command[] {
-    const commands = buildCommands(this.portal, this.#collections);
+    const commands = buildCommands(this.portal, this.#collections, this.#assistants);
     const query = this.query.trim();
     if (!query) return commands;
     const fuse = new Fuse(commands, {

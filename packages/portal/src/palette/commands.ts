@@ -1,7 +1,7 @@
 import type { CollectionRow } from '@diosc/protocol';
 import type { Portal } from '../app/portal.js';
 import { currentLanguage, setLanguage, t } from '../i18n/i18n.js';
-import { collectionPath, PATHS } from '../router/router.js';
+import { assistantPath, collectionPath, PATHS } from '../router/router.js';
 
 export interface Command {
   id: string;
@@ -14,7 +14,11 @@ export interface Command {
 }
 
 /** Everything the palette offers, in the active language. */
-export function buildCommands(portal: Portal, collections: readonly CollectionRow[]): Command[] {
+export function buildCommands(
+  portal: Portal,
+  collections: readonly CollectionRow[],
+  assistants: readonly { id: string; name: string }[] = [],
+): Command[] {
   const go = (path: string) => () => portal.router.navigate(path);
   const commands: Command[] = [
     {
@@ -41,6 +45,44 @@ export function buildCommands(portal: Portal, collections: readonly CollectionRo
       shortcut: 'g a',
       run: go(PATHS.connectedApps),
     },
+    {
+      id: 'go-assistants',
+      title: t('palette.commands.assistants'),
+      keywords: 'assistants asistentes widget embed chat sitemap conversations g s',
+      group: t('palette.groups.navigate'),
+      shortcut: 'g s',
+      run: go(PATHS.assistants),
+    },
+    {
+      id: 'new-assistant',
+      title: t('palette.commands.newAssistant'),
+      keywords: 'new create assistant nuevo crear asistente',
+      group: t('palette.groups.assistants'),
+      run: go(assistantPath('new')),
+    },
+    ...assistants.flatMap((assistant) => [
+      {
+        id: `assistant-${assistant.id}`,
+        title: t('palette.commands.openAssistant', { name: assistant.name }),
+        keywords: `${assistant.id} assistant asistente`,
+        group: t('palette.groups.assistants'),
+        run: go(assistantPath(assistant.id)),
+      },
+      {
+        id: `assistant-conversations-${assistant.id}`,
+        title: t('palette.commands.assistantConversations', { name: assistant.name }),
+        keywords: `${assistant.id} conversations transcripts conversaciones`,
+        group: t('palette.groups.assistants'),
+        run: go(assistantPath(assistant.id, 'conversations')),
+      },
+      {
+        id: `assistant-embed-${assistant.id}`,
+        title: t('palette.commands.assistantEmbed', { name: assistant.name }),
+        keywords: `${assistant.id} embed snippet script insertar`,
+        group: t('palette.groups.assistants'),
+        run: go(assistantPath(assistant.id, 'embed')),
+      },
+    ]),
     ...collections.map((row) => ({
       id: `open-${row.id}`,
       title: t('palette.commands.openCollection', { title: row.title }),

@@ -4,19 +4,55 @@ export type Route =
   | { page: 'collections'; collection: string | null; item: string | null }
   | { page: 'connected-apps' }
   | { page: 'automation-hub' }
+  | {
+      page: 'assistants';
+      /** `null` for the list, `'new'` for the create form, else an assistant ID. */
+      assistant: string | null;
+      section: AssistantSection;
+      conversation: string | null;
+    }
   | { page: 'sign-in' }
   | { page: 'not-found' };
+
+export const ASSISTANT_SECTIONS = [
+  'settings',
+  'tools',
+  'sitemap',
+  'embed',
+  'conversations',
+  'usage',
+] as const;
+export type AssistantSection = (typeof ASSISTANT_SECTIONS)[number];
 
 export const PATHS = {
   collections: '/collections',
   connectedApps: '/connected-apps',
   automationHub: '/automation-hub',
+  assistants: '/assistants',
   signIn: '/sign-in',
 } as const;
 
 export function collectionPath(collection: string, item?: string): string {
   const base = `${PATHS.collections}/${encodeURIComponent(collection)}`;
   return item === undefined ? base : `${base}/${encodeURIComponent(item)}`;
+}
+
+export function assistantPath(assistant: string, section?: AssistantSection, conversation?: string): string {
+  const base = `${PATHS.assistants}/${encodeURIComponent(assistant)}`;
+  if (!section) return base;
+  const withSection = `${base}/${section}`;
+  return conversation ? `${withSection}/${encodeURIComponent(conversation)}` : withSection;
+}
+
+function parseAssistantRoute(parts: string[]): Route {
+  const [assistant, section, conversation, ...rest] = parts;
+  if (rest.length > 0) return { page: 'not-found' };
+  if (assistant === undefined)
+    return { page: 'assistants', assistant: null, section: 'settings', conversation: null };
+  if (assistant === 'new' && section !== undefined) return { page: 'not-found' };
+  const known = ASSISTANT_SECTIONS.find((name) => name === (section ?? 'settings'));
+  if (!known || (conversation !== undefined && known !== 'conversations')) return { page: 'not-found' };
+  return { page: 'assistants', assistant, section: known, conversation: conversation ?? null };
 }
 
 export function parseRoute(pathname: string): Route {
@@ -26,6 +62,7 @@ export function parseRoute(pathname: string): Route {
   if (first === 'collections' && rest.length === 0) {
     return { page: 'collections', collection: second ?? null, item: third ?? null };
   }
+  if (first === 'assistants') return parseAssistantRoute(parts.slice(1));
   if (parts.length === 1 && first === 'connected-apps') return { page: 'connected-apps' };
   if (parts.length === 1 && first === 'automation-hub') return { page: 'automation-hub' };
   if (parts.length === 1 && first === 'sign-in') return { page: 'sign-in' };

@@ -26,7 +26,8 @@ function modalOpen(): boolean {
 
 /**
  * The portal's keyboard shortcuts: Ctrl/Cmd+K opens the command palette (from anywhere), and the
- * two-key sequences `g h` (Automation hub), `g c` (collections), `g a` (Connected apps) when the
+ * two-key sequences `g h` (Automation hub), `g c` (collections), `g a` (Connected apps), `g s`
+ * (Assistants) when the
  * focus is not in a text field and no dialog is open.
  */
 export function bindShortcuts(options: {
@@ -48,5 +49,6 @@ export function bindShortcuts(options: {
     'g h': go(PATHS.automationHub),
     'g c': go(PATHS.collections),
     'g a': go(PATHS.connectedApps),
+    'g s': go(PATHS.assistants),
   });
 }

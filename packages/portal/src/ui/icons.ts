@@ -22,6 +22,7 @@ export const icons = {
   shield: frame(svg`<path d="M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6z"/>`),
   plus: frame(svg`<path d="M12 5v14M5 12h14"/>`),
   copy: frame(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h10"/>`),
+  assistant: frame(svg`<path d="M4 5h16v11H9l-4 4v-4H4z"/><path d="M9 10h.01M12 10h.01M15 10h.01"/>`),
   globe: frame(
     svg`<circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18"/>`,
   ),

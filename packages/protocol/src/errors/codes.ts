@@ -203,6 +203,16 @@ export const ERROR_CODES = {
     message: 'The requested byte range is outside the file.',
   },
   file_storage_failed: { status: 503, retryable: true, message: 'The file could not be stored; try again.' },
+  fetch_refused: {
+    status: 403,
+    retryable: false,
+    message: 'The server does not fetch from that address.',
+  },
+  fetch_failed: {
+    status: 502,
+    retryable: true,
+    message: 'The address could not be fetched.',
+  },
   internal: { status: 500, retryable: true, message: 'Something went wrong on the server.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { DioscError } from '../errors/diosc-error.js';
 import type { ConsensusDecision } from './consensus.js';
 import type { InterruptAnswer } from './interrupts.js';
+import { checkPageBounds } from './page-bounds.js';
 import { HUB_BODY_SCHEMAS, type HubBodyName } from './schemas.js';
 import type { OpenSessionRequest, SendMessageRequest } from './sessions.js';
 
@@ -37,6 +38,13 @@ export function validateHubBody<N extends HubBodyName>(name: N, body: unknown): 
     const answer = body as Record<string, unknown>;
     if ('result' in answer === 'error' in answer)
       throw new DioscError('invalid_input', 'Give exactly one of `result` or `error`.');
+  }
+  if (name === 'sendMessage' || name === 'interruptAnswer') {
+    checkPageBounds(body as SendMessageRequest, (schema) => {
+      toolAjv.compile(schema);
+      // Only whether it compiles is asked here: ajv would otherwise keep every page's schema.
+      toolAjv.removeSchema(schema);
+    });
   }
   return body as HubBodies[N];
 }

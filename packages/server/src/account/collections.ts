@@ -2,6 +2,7 @@ import { type CollectionFunction, type CollectionKind, DioscError } from '@diosc
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { type CallerContext, grantAllows } from './caller.js';
+import type { HotReads } from './hot-reads.js';
 import { kindSupports, UNAVAILABLE_REASON } from './kinds.js';
 
 export interface CollectionRecord {
@@ -88,7 +89,7 @@ export async function disconnectedCollections(
  * disconnected one answers every function alike), then what the kind supports.
  */
 export async function authorizeCollection(
-  db: Kysely<Database>,
+  reads: Pick<HotReads, 'collection'>,
   caller: CallerContext,
   collectionId: string,
   fn: CollectionFunction,
@@ -99,7 +100,7 @@ export async function authorizeCollection(
       `${fn} on collection "${collectionId}" is not granted to this caller.`,
     );
   }
-  const stored = await findStored(db, caller.accountId, collectionId);
+  const [stored] = await reads.collection(caller.accountId, collectionId);
   if (!stored) throw new DioscError('not_found', `There is no collection "${collectionId}".`);
   if (stored.disconnectedAt !== null) throw sourceRevoked(collectionId);
   if (!kindSupports(stored.kind, fn)) {
@@ -114,11 +115,11 @@ export async function authorizeCollection(
  * collections have a source, so other reads skip this query.)
  */
 export async function assertSourceConnected(
-  db: Kysely<Database>,
+  reads: Pick<HotReads, 'collection'>,
   accountId: string,
   collectionId: string,
 ): Promise<void> {
-  const stored = await findStored(db, accountId, collectionId);
+  const [stored] = await reads.collection(accountId, collectionId);
   if (!stored || stored.disconnectedAt !== null) throw sourceRevoked(collectionId);
 }
 

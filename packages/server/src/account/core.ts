@@ -16,6 +16,8 @@ import { createCallRate } from './call-rate.js';
 import type { CallerContext } from './caller.js';
 import { disconnectedCollections, disconnectSource } from './collections.js';
 import type { OperationContext } from './context.js';
+import { createHotReads } from './hot-reads.js';
+import type { InsideWrite } from './inside-write.js';
 import { type AccountLimits, DEFAULT_LIMITS } from './limits.js';
 import { authorizeCall, createOperationTable } from './operation-table.js';
 import { previewChange } from './preview.js';
@@ -35,6 +37,8 @@ export interface AccountCoreOptions {
   limits?: Partial<AccountLimits>;
   /** Test seam: awaited after authority and admission, before the work (see `CallHold`). */
   hold?: CallHold;
+  /** Test seam: awaited inside each write's transaction, before it commits (see `InsideWrite`). */
+  insideWrite?: InsideWrite;
 }
 
 /**
@@ -51,6 +55,8 @@ export function createAccountCore(options: AccountCoreOptions) {
     clock,
     limits,
     receipts: createReceipts(options.store.db, clock, limits.inFlightLeaseMs),
+    insideWrite: options.insideWrite,
+    reads: createHotReads(options.store),
   };
   const callRate = createCallRate(limits.callsPerMinutePerCaller, clock);
   const admission = createAdmission(limits.maxConcurrentPerAccount);

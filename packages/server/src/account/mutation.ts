@@ -35,6 +35,7 @@ export async function runMutation<R>(
     const result = await ctx.db.transaction().execute(async (trx) => {
       const value = await change(trx);
       if (!(await ctx.receipts.complete(trx, key, claim.lease, value))) throw new LostClaim();
+      await ctx.insideWrite?.({ name: fn, requestId: input.requestId });
       return value;
     });
     return { result, replayed: false };

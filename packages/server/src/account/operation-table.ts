@@ -37,7 +37,7 @@ export type OperationTable = { [N in FunctionName]: Operation<N> };
 
 export function createOperationTable(ctx: OperationContext): OperationTable {
   const authorize = (caller: CallerContext, collection: string, fn: CollectionFunction) =>
-    authorizeCollection(ctx.db, caller, collection, fn);
+    authorizeCollection(ctx.reads, caller, collection, fn);
   const read =
     <R>(run: () => Promise<R>) =>
     async () => ({ result: await run(), replayed: false });
@@ -54,7 +54,7 @@ export function createOperationTable(ctx: OperationContext): OperationTable {
         (result) => ({ result }),
         (error: unknown) => ({ error }),
       );
-      await assertSourceConnected(ctx.db, caller.accountId, collection.id);
+      await assertSourceConnected(ctx.reads, caller.accountId, collection.id);
       if ('error' in outcome) throw outcome.error;
       return { result: outcome.result, replayed: false };
     };

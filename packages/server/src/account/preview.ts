@@ -17,7 +17,7 @@ export async function previewChange(
   caller: CallerContext,
 ): Promise<ReviewEffects> {
   const { input } = call;
-  const collection = await authorizeCollection(ctx.db, caller, input.collection, call.name);
+  const collection = await authorizeCollection(ctx.reads, caller, input.collection, call.name);
   const row = await findItemRow(ctx.db, {
     accountId: caller.accountId,
     collection: input.collection,

@@ -16,7 +16,7 @@ export async function storedReplay(
   call: ValidCall<MutatingFunction>,
   caller: CallerContext,
 ): Promise<{ result: unknown } | null> {
-  await authorizeCollection(ctx.db, caller, call.input.collection, call.name);
+  await authorizeCollection(ctx.reads, caller, call.input.collection, call.name);
   const receipt = await ctx.receipts.find({ actor: caller.actor, requestId: call.input.requestId });
   if (receipt?.status !== 'committed') return null;
   if (receipt.function_name !== call.name || receipt.input_digest !== inputDigest(call.name, call.input)) {

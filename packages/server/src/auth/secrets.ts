@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** A random secret for a token, session ID or password: 32 bytes, base64url. */
 export function randomSecret(bytes = 32): string {
@@ -7,5 +7,5 @@ export function randomSecret(bytes = 32): string {
 
 /** Tokens are stored only as this digest; the plaintext is shown once and never kept. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }

@@ -1,5 +1,5 @@
 import type { CallChannel, GrantEntry } from '@diosc/protocol';
-import type { CallerContext } from '../account/caller.js';
+import type { CallerContext, Grant } from '../account/caller.js';
 import { toGrant } from '../connections/grant.js';
 
 /** The app connection a call is made through, as read on this very request. */
@@ -7,6 +7,8 @@ export interface ConnectionRef {
   id: string;
   /** Its exact grant as stored now: a change or revocation shows on the very next call. */
   grant: readonly GrantEntry[];
+  /** The same grant in the core's form, when the transport has it already (see `StoredGrant`). */
+  coreGrant?: Grant;
   /** When it was last marked used; the marker is written at most once a minute. */
   lastUsedAt: number | null;
 }
@@ -51,7 +53,7 @@ export function callerContext(spec: CallerSpec): CallerContext {
           actor: actorOf(spec),
           via: spec.channel,
           connectionId: spec.connection.id,
-          grant: toGrant(spec.connection.grant),
+          grant: spec.connection.coreGrant ?? toGrant(spec.connection.grant),
         };
   if (spec.signal) context.signal = spec.signal;
   return context;

@@ -55,7 +55,7 @@ export async function connectionsCommand(argv: string[], out: (line: string) => 
   const local = await openLocalStore();
   try {
     for (const line of firstRunLines(local.owner)) out(line);
-    const connections = createConnections(local.store.db, systemClock);
+    const connections = createConnections(local.store, systemClock);
     const accountId = local.owner.accountId;
     const mcpUrl = `${local.config.publicOrigin}/mcp`;
 

@@ -3,6 +3,8 @@ import { type ConnectionTransport, type ConnectionView, DioscError } from '@dios
 import type { Kysely, Transaction } from 'kysely';
 import { hashToken, randomSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
+import type { Store } from '../store/dialect.js';
+import { prepareRead } from '../store/prepared-read.js';
 import type { AppConnectionsTable, Database } from '../store/schema.js';
 import { type GrantEntry, validateGrant } from './grant.js';
 
@@ -53,7 +55,16 @@ export async function revokeSessionBrowserAccess(
  * The owner app-connection resource model: durable records of who may use an account and how.
  * HTTP MCP connections hold a hashed bearer token; browser connections are bound to one session.
  */
-export function createConnections(db: Kysely<Database>, clock: Clock) {
+export function createConnections(store: Pick<Store, 'db' | 'read'>, clock: Clock) {
+  const { db } = store;
+  // Every /mcp request reads its bearer's connection: compiled once, run on the store's read path.
+  const byTokenHash = prepareRead(store, (db, hash: string) =>
+    db
+      .selectFrom('app_connections')
+      .selectAll()
+      .where('token_hash', '=', hash)
+      .where('transport', '=', 'http_mcp'),
+  );
   function issueToken(): { token: string; hash: string } {
     const token = `${TOKEN_PREFIX}${randomSecret(32)}`;
     return { token, hash: hashToken(token) };
@@ -162,12 +173,7 @@ export function createConnections(db: Kysely<Database>, clock: Clock) {
     /** The live connection a bearer token names, or undefined for unknown, revoked or expired tokens. */
     async findByToken(token: string): Promise<ConnectionRow | undefined> {
       if (!token.startsWith(TOKEN_PREFIX)) return undefined;
-      const row = await db
-        .selectFrom('app_connections')
-        .selectAll()
-        .where('token_hash', '=', hashToken(token))
-        .where('transport', '=', 'http_mcp')
-        .executeTakeFirst();
+      const [row] = await byTokenHash(hashToken(token));
       if (!row || row.revoked_at !== null) return undefined;
       if (row.token_expires_at !== null && row.token_expires_at <= clock.now()) return undefined;
       return row;

@@ -19,8 +19,9 @@ export function installConnectionCap(app: FastifyInstance, max: number): void {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (refused.has(request.raw.socket)) reply.hijack();
+    done();
   });
 }
 
@@ -33,9 +34,12 @@ export function refuseWhileClosing(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) {
+      done();
+      return;
+    }
     reply.header('connection', 'close');
-    throw new DioscError('busy', 'The server is shutting down; retry shortly.');
+    done(new DioscError('busy', 'The server is shutting down; retry shortly.'));
   });
 }

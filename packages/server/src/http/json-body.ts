@@ -53,7 +53,8 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
  * A byte-order mark is refused rather than skipped — RFC 8259 lets a parser ignore one, but no
  * client of ours sends it and accepting it on one entry and not another would be two rules.
  * An empty body reads as `undefined`, so a bodiless POST or DELETE that names the type still works;
- * each route decides whether it needs a body. `__proto__` / `constructor` keys are refused.
+ * each route decides whether it needs a body. `__proto__` keys, and `constructor` keys that hold a
+ * `prototype` (what pollutes), are refused; a plain `constructor` field is a name like any other.
  */
 export function installJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');

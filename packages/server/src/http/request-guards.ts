@@ -25,14 +25,16 @@ function declaresBody(headers: Record<string, string | string[] | undefined>): b
  */
 export function installRequestGuards(app: FastifyInstance, config: ServerConfig): void {
   const names = ownHostNames(config);
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: every request of every route runs these, and a promise per
+  // hook per request is measurable on /mcp's budget (bench/results/mcp.md).
+  app.addHook('onRequest', (request, _reply, done) => {
     if (!hostAllowed(hostNameOf(request.headers.host), names, request.socket.localAddress)) {
-      throw new DioscError('unknown_host', 'This server does not answer to that host name.');
-    }
+      done(new DioscError('unknown_host', 'This server does not answer to that host name.'));
+    } else done();
   });
-  app.addHook('preParsing', async (request) => {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     if (BODYLESS.has(request.method) && declaresBody(request.headers)) {
-      throw new DioscError('invalid_input', `A ${request.method} request takes no body.`);
-    }
+      done(new DioscError('invalid_input', `A ${request.method} request takes no body.`));
+    } else done(null, payload);
   });
 }

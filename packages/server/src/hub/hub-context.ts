@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { FastifyBaseLogger } from 'fastify';
@@ -6,13 +7,19 @@ import { createSecretBox, loadSecretKey } from '../secrets/secret-box.js';
 import type { Store } from '../store/dialect.js';
 import type { AssistantSecrets } from './assistants/assistant-config.js';
 import { type AssistantRecord, createAssistants } from './assistants/assistants.js';
+import { localSignals } from './cluster/hub-signal.js';
+import { createPgSignals } from './cluster/pg-signals.js';
+import { createConversationAdmin } from './conversations/conversation-admin.js';
 import { createConversations } from './conversations/conversations.js';
 import { createEventBus } from './events/event-bus.js';
 import { createEventLog } from './events/event-log.js';
 import { generateFileTool } from './files/generate-file-tool.js';
 import { createHubFiles } from './files/hub-files.js';
+import type { HubHold } from './hub-hold.js';
 import type { HubServices, HubTransaction } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
+import { testModelConnection } from './model/test-connection.js';
+import { createGuardedFetch } from './outbound/guarded-fetch.js';
 import { accountCatalogTools } from './server-tools/account-catalog.js';
 import { connectMcpServers } from './server-tools/mcp-server-tools.js';
 import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
@@ -20,6 +27,8 @@ import { checkNavigationPath } from './sitemap/sitemap.js';
 import { describeSitemap } from './sitemap/system-prompt.js';
 import { createToolCalls } from './turns/tool-calls.js';
 import { createTurns } from './turns/turns.js';
+import { assistantUsage } from './usage/assistant-usage.js';
+import { createModelUsage } from './usage/model-usage.js';
 import { createVisitorSessions } from './visitors/visitor-sessions.js';
 
 export interface HubOptions {
@@ -31,10 +40,29 @@ export interface HubOptions {
   sweepIntervalMs?: number;
   /** How often expired files lose their bytes (default hourly). */
   filePruneIntervalMs?: number;
+  /**
+   * Let owner-given URLs (sitemap import, MCP check) reach loopback and private addresses; default
+   * from `DIOSC_HUB_FETCH_PRIVATE=1` in `env`, else off. Tests on loopback turn it on.
+   */
+  fetchPrivate?: boolean;
   /** More server tools per assistant (tests, embedders). */
   extraServerTools?: (assistantId: string) => ServerTool[];
   onIdle?: () => void;
+  /** How long a runner holds a turn's lease between renewals (default 60 s; crash tests shorten it). */
+  turnLeaseMs?: number;
+  /**
+   * How often an open event stream reads the log without being woken (default 2 s on SQLite; on
+   * PostgreSQL, where other instances' appends arrive by `NOTIFY`, 10 s, only for lost signals).
+   */
+  eventPollMs?: number;
+  /** Test seam: stops the hub at named points (see `HubHold`); production passes none. */
+  hold?: HubHold;
+  /** Test seam: drops arriving cross-instance signals it returns true for (a lost `NOTIFY`). */
+  dropSignal?: Parameters<typeof createPgSignals>[0]['dropIncoming'];
 }
+
+const DEFAULT_TURN_LEASE_MS = 60_000;
+const POLL_MS = { local: 2_000, notify: 10_000 } as const;
 
 function transactionOf(db: Store['db'], clock: DioscContext['clock']): HubTransaction {
   return {
@@ -54,15 +82,17 @@ async function loadServerToolsFor(
   assistant: AssistantRecord,
   secrets: AssistantSecrets,
   extra: ServerTool[],
+  mcp = true,
 ): Promise<ServerToolSet> {
   const tools: ServerTool[] = [];
   const account = assistant.config.serverTools.account;
   if (account?.connectionId) {
     tools.push(...accountCatalogTools(diosc, log, assistant.accountId, account.connectionId, account.grant));
   }
-  const mcp = await connectMcpServers(assistant.config.serverTools.mcpServers, secrets.mcpTokens ?? {}, log);
-  tools.push(...mcp.tools, ...extra);
-  return { tools, close: mcp.close };
+  const servers = mcp ? assistant.config.serverTools.mcpServers : [];
+  const connected = await connectMcpServers(servers, secrets.mcpTokens ?? {}, log);
+  tools.push(...connected.tools, ...extra);
+  return { tools, failures: connected.failures ?? [], close: connected.close };
 }
 
 /** Builds the hub's services over the app's store and account core; one set per app. */
@@ -74,25 +104,56 @@ export function createHubServices(
   const { store, clock, config } = diosc;
   const box = createSecretBox(loadSecretKey(config.secretKey, join(config.dataDir, 'secret.key')));
   const bus = createEventBus();
+  const instance = `hub_${randomUUID()}`;
+  // Several instances share one PostgreSQL; SQLite is one process's store, so nobody is told.
+  const signals =
+    store.dialect === 'postgres' && config.databaseUrl
+      ? createPgSignals({
+          databaseUrl: config.databaseUrl,
+          db: store.db,
+          instance,
+          log,
+          dropIncoming: options.dropSignal,
+        })
+      : localSignals(instance);
   const env = options.env ?? process.env;
   const toolCache = new Map<string, Promise<ServerToolSet>>();
   const assistants = createAssistants(store.db, clock, box);
-  const files = createHubFiles(store.db, clock);
-  const loadServerTools = async (assistant: AssistantRecord) =>
-    loadServerToolsFor(diosc, log, assistant, await assistants.secretsOf(assistant.id), [
-      ...(assistant.config.serverTools.generateFile?.enabled ? [generateFileTool(files, assistant)] : []),
-      ...(options.extraServerTools?.(assistant.id) ?? []),
-    ]);
+  const files = createHubFiles(store.db, clock, options.hold);
+  const loadServerTools = async (assistant: AssistantRecord, mcp = true) =>
+    loadServerToolsFor(
+      diosc,
+      log,
+      assistant,
+      await assistants.secretsOf(assistant.id),
+      [
+        ...(assistant.config.serverTools.generateFile?.enabled ? [generateFileTool(files, assistant)] : []),
+        ...(options.extraServerTools?.(assistant.id) ?? []),
+      ],
+      mcp,
+    );
+  const outboundFetch = createGuardedFetch({
+    allowPrivate: options.fetchPrivate ?? env.DIOSC_HUB_FETCH_PRIVATE === '1',
+  });
+  const base = transactionOf(store.db, clock);
   return {
-    ...transactionOf(store.db, clock),
+    ...base,
+    conversationAdmin: createConversationAdmin(store.db, base.conversations),
+    modelUsage: createModelUsage(store.db, clock),
+    usageOf: (assistantId, days) => assistantUsage(store.db, assistantId, days, clock.now()),
     clock,
     log,
     assistants,
     visitors: createVisitorSessions(store.db, clock),
-    events: createEventLog(store.db, clock, bus),
+    events: createEventLog(store.db, clock, bus, signals),
     bus,
+    signals,
+    eventPollMs: options.eventPollMs ?? POLL_MS[signals.mode],
+    turnLeaseMs: options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS,
+    hold: options.hold,
     files,
     transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
+    testModel: (spec, apiKey) => testModelConnection(spec, { env, apiKey, scripted: options.scriptedModels }),
     async modelFor(assistant) {
       const { providerKey } = await assistants.secretsOf(assistant.id);
       return resolveModel(assistant.config.model, {
@@ -109,6 +170,8 @@ export function createHubServices(
       }
       return (await set).tools;
     },
+    serverToolSetFor: (assistant, { mcp }) => loadServerTools(assistant, mcp),
+    outboundFetch,
     async releaseServerTools(turnId) {
       const set = toolCache.get(turnId);
       toolCache.delete(turnId);

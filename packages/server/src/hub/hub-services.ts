@@ -1,15 +1,22 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { AssistantUsageView, TestConnectionResult } from '@diosc/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { AssistantConfig } from './assistants/assistant-config.js';
 import type { AssistantRecord, Assistants } from './assistants/assistants.js';
+import type { HubSignals } from './cluster/hub-signal.js';
+import type { ConversationAdmin } from './conversations/conversation-admin.js';
 import type { Conversations } from './conversations/conversations.js';
 import type { EventBus } from './events/event-bus.js';
 import type { EventLog } from './events/event-log.js';
 import type { HubFiles } from './files/hub-files.js';
-import type { ServerTool } from './server-tools/server-tool.js';
+import type { HubHold } from './hub-hold.js';
+import type { ModelSpec } from './model/model-spec.js';
+import type { GuardedFetch } from './outbound/guarded-fetch.js';
+import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
 import type { ToolCalls } from './turns/tool-calls.js';
 import type { Turns } from './turns/turns.js';
+import type { ModelUsage } from './usage/model-usage.js';
 import type { VisitorSessions } from './visitors/visitor-sessions.js';
 
 /** The stores a step writes together in one transaction. */
@@ -27,19 +34,37 @@ export interface HubServices extends HubTransaction {
   visitors: VisitorSessions;
   events: EventLog;
   bus: EventBus;
+  /** Hints to and from the other instances over the same store (PostgreSQL `NOTIFY`). */
+  signals: HubSignals;
+  /** How often an open stream reads the log unwoken (lost signals, appends nobody announced). */
+  eventPollMs: number;
+  turnLeaseMs: number;
+  hold?: HubHold;
+  /** The owner's read model of conversations (list, transcript). */
+  conversationAdmin: ConversationAdmin;
   /** Stored files: uploads, `generate_file`'s output, attachments for the prompt. */
   files: HubFiles;
   transaction<T>(work: (tx: HubTransaction) => Promise<T>): Promise<T>;
+  /** One tiny call to a model with the given key (or the environment's): the owner's "test connection". */
+  testModel(spec: ModelSpec, apiKey: string | undefined): Promise<TestConnectionResult>;
   modelFor(assistant: AssistantRecord): Promise<{ model: LanguageModelV3; label: string; scripted: boolean }>;
   /** The assistant's server tools for one turn (MCP servers are listed once per turn and cached). */
   serverToolsFor(assistant: AssistantRecord, turnId: string): Promise<ServerTool[]>;
+  /**
+   * The assistant's server tools outside a turn (the owner's tools preview): the same loader a turn
+   * uses; external MCP servers are connected only with `mcp`. The caller closes the set.
+   */
+  serverToolSetFor(assistant: AssistantRecord, options: { mcp: boolean }): Promise<ServerToolSet>;
+  /** The fetch for URLs an owner typed (sitemap import, MCP check): public addresses only by default. */
+  outboundFetch: GuardedFetch;
   /** Closes the turn's MCP clients once it has ended. */
   releaseServerTools(turnId: string): Promise<void>;
   describeSitemap(routes: AssistantConfig['sitemap']): string;
   checkPath(routes: AssistantConfig['sitemap'], path: string): { ok: true } | { ok: false; message: string };
-  usage?: {
-    recordModelStep(assistant: AssistantRecord, usage: { inputTokens: number; outputTokens: number }): void;
-  };
+  /** Token counts of each model step (the owner's usage view). */
+  modelUsage: ModelUsage;
+  /** An assistant's usage over the last `days` UTC days (today included). */
+  usageOf(assistantId: string, days: number): Promise<AssistantUsageView>;
   /** Called when a turn's runner goes idle (tests and benchmarks wait on it). */
   onIdle?: () => void;
 }

@@ -3,7 +3,9 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { fastifySSE } from '@fastify/sse';
 import type { FastifyPluginAsync } from 'fastify';
+import { pruneRateWindows, rateLimitStoreOption } from '../http/shared-rate-store.js';
 import { startPeriodic } from '../periodic.js';
+import { listenToOtherInstances } from './cluster/listen.js';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { eventsRoute } from './events/events-route.js';
 import { downloadRoute } from './files/download-route.js';
@@ -29,15 +31,28 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   const hub = createHubServices(app.diosc, app.log, options);
   const runner = createTurnRunner(hub);
   app.diosc.hub = { services: hub, runner };
+  // Listening before serving: nothing another instance announces from here on is missed.
+  await hub.signals.start();
+  const unlisten = listenToOtherInstances(hub, runner);
   const stopSweeper = startDeadlineSweeper(hub, runner, options.sweepIntervalMs ?? 1_000);
   const stopPruner = startPeriodic(hub.files.prune, {
     intervalMs: options.filePruneIntervalMs ?? HOUR_MS,
     onError: (error) => app.log.warn({ err: error }, 'file pruning failed'),
   });
+  const stopRatePruner =
+    app.diosc.store.dialect === 'postgres'
+      ? startPeriodic(() => pruneRateWindows(app.diosc.store.db), {
+          intervalMs: HOUR_MS,
+          onError: (error) => app.log.warn({ err: error }, 'rate window pruning failed'),
+        })
+      : () => {};
   app.addHook('onClose', async () => {
     stopSweeper();
     stopPruner();
+    stopRatePruner();
     await runner.drain();
+    unlisten();
+    await hub.signals.close();
   });
 
   await app.register(cors, {
@@ -58,6 +73,8 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   await app.register(fastifySSE, { heartbeatInterval: 15_000 });
   await app.register(rateLimit, {
     global: false,
+    // Shared by every instance over one PostgreSQL; in memory on SQLite (one process).
+    ...rateLimitStoreOption(app.diosc.store),
     errorResponseBuilder: (_request, context) =>
       new DioscError('rate_limited', 'Too many requests; slow down.', { retryAfterMs: context.ttl }),
   });
@@ -72,7 +89,12 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     files: { attachments: hub.files.attachments, descriptorFor: hub.files.descriptorFor },
   };
 
-  await app.register(sessionRoutes(hub, { perMinutePerAddress: SESSIONS_PER_MINUTE_PER_ADDRESS }));
+  await app.register(
+    sessionRoutes(hub, {
+      perMinutePerAddress: SESSIONS_PER_MINUTE_PER_ADDRESS,
+      previewOrigin: app.diosc.config.publicOrigin,
+    }),
+  );
 
   await app.register(async (visitor) => {
     visitor.decorateRequest('visitor', null);

@@ -4,7 +4,6 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { recordCall } from '../calls/bookkeeping.js';
 import type { CallerSpec } from '../calls/caller.js';
 import { type CallDeps, runCall } from '../calls/run-call.js';
-import { exposedFunctions } from '../connections/grant.js';
 import type { McpPrincipal } from './guard.js';
 
 export type ToolCallOutcome =
@@ -27,10 +26,15 @@ export async function callTool(
   const caller: CallerSpec = {
     channel: 'http_mcp',
     accountId: principal.accountId,
-    connection: { id: principal.connectionId, grant: principal.grant, lastUsedAt: principal.lastUsedAt },
+    connection: {
+      id: principal.connectionId,
+      grant: principal.grant.entries,
+      coreGrant: principal.grant.grant,
+      lastUsedAt: principal.lastUsedAt,
+    },
     signal,
   };
-  if (!exposedFunctions(principal.grant).includes(name)) {
+  if (!principal.grant.exposed.includes(name)) {
     // A catalog tool outside the grant is as unknown to this client as a made-up name; it is
     // recorded all the same, and never reaches the core.
     const outcome = isFunctionName(name) ? 'not_granted' : 'unknown_tool';

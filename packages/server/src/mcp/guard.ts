@@ -2,15 +2,15 @@ import { DioscError } from '@diosc/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config.js';
 import type { Connections } from '../connections/connections.js';
-import type { GrantEntry } from '../connections/grant.js';
+import { createStoredGrants, type StoredGrant } from '../connections/stored-grant.js';
 import { loopbackOrigins } from '../http/host-names.js';
 
 /** Who is calling `/mcp`: the live connection its bearer token names, read on this request. */
 export interface McpPrincipal {
   connectionId: string;
   accountId: string;
-  /** The grant as stored right now; a change or revocation shows on the very next request. */
-  grant: GrantEntry[];
+  /** The grant as stored right now (read on this request, parsed once per distinct grant). */
+  grant: StoredGrant;
   lastUsedAt: number | null;
 }
 
@@ -31,6 +31,8 @@ export function createMcpGuard(deps: { config: ServerConfig; connections: Connec
   // refused, whatever their Host.
   const loopback = (port: number | undefined) =>
     loopbackOrigins(deps.config, port === undefined ? [publicPort] : [publicPort, port]);
+
+  const grants = createStoredGrants();
 
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const query = request.url.indexOf('?');
@@ -75,7 +77,7 @@ export function createMcpGuard(deps: { config: ServerConfig; connections: Connec
     request.mcpPrincipal = {
       connectionId: row.id,
       accountId: row.account_id,
-      grant: JSON.parse(row.grant_json) as GrantEntry[],
+      grant: grants.parse(row.grant_json),
       lastUsedAt: row.last_used_at,
     };
   };

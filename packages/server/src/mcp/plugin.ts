@@ -26,11 +26,11 @@ export const MCP_BODY_LIMIT = CONTENT_MAX_CHARS * 4 + 64 * 1024;
  * Every request is checked (URL credentials, Origin, bearer token) before its body is even parsed,
  * then rate-limited per connection, and only then handed to the SDK.
  */
-export const mcpPlugin: FastifyPluginAsync = async (app) => {
+export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (app, options) => {
   const diosc = app.diosc;
   const catalog = createWireCatalog();
   const inFlight = createInFlight();
-  const usage = createUsageBatch(diosc.store.db, diosc.clock, app.log);
+  const usage = createUsageBatch(diosc.store.db, diosc.clock, app.log, options.usageFlushMs);
   app.addHook('onClose', () => usage.flush());
 
   // Requests of the 2026-07-28 revision (per-request envelope) go to the SDK's serving entry, which

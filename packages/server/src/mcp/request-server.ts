@@ -1,6 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
-import { exposedFunctions } from '../connections/grant.js';
 import type { DioscContext } from '../context.js';
 import type { UsageBatch } from '../usage/usage-batch.js';
 import { callTool } from './call-tool.js';
@@ -32,7 +31,7 @@ export function createRequestServer(deps: RequestServerDeps): Server {
 
   server.setRequestHandler('tools/list', () => ({
     // The catalog's schemas are plain JSON Schema objects; the SDK's `Tool` type spells them narrower.
-    tools: [...deps.catalog.list(exposedFunctions(principal.grant))] as unknown as Tool[],
+    tools: [...deps.catalog.list(principal.grant.exposed)] as unknown as Tool[],
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {

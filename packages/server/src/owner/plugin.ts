@@ -5,10 +5,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authenticateOwner } from '../auth/authenticate.js';
 import { verifyCsrfToken } from '../auth/csrf.js';
 import { assertMutationProvenance, isMutation, refuseCrossSite } from '../auth/mutation-guard.js';
+import { rateLimitStoreOption } from '../http/shared-rate-store.js';
 import '../auth/owner-request.js';
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { browserAccessPlugin } from '../browser-access/plugin.js';
 import { registerActivityRoutes } from './activity-routes.js';
+import { assistantsPlugin } from './assistants/plugin.js';
 import { registerCollectionRoutes } from './collection-routes.js';
 import { registerConnectionRoutes } from './connection-routes.js';
 import { registerOperationRoutes } from './operation-routes.js';
@@ -22,7 +24,7 @@ import { registerSessionRoutes } from './session-routes.js';
 export const ownerPlugin: FastifyPluginAsync = async (app) => {
   const { config, accounts, sessions } = app.diosc;
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, { global: false, ...rateLimitStoreOption(app.diosc.store) });
   const cookieName = sessionCookieName(config.publicOrigin);
 
   // Bodies are the server's one JSON parser (http/json-body.ts): an empty body reads as undefined.
@@ -54,4 +56,5 @@ export const ownerPlugin: FastifyPluginAsync = async (app) => {
   registerCollectionRoutes(app);
   registerActivityRoutes(app);
   await app.register(browserAccessPlugin, { prefix: '/browser-access' });
+  await app.register(assistantsPlugin, { prefix: '/assistants' });
 };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -7,6 +7,13 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: DialectName;
+  /**
+   * Runs one compiled read on its own, outside any transaction, seeing committed data only: what
+   * the hot reads of every call use (see `prepareRead`). SQLite runs it on a read-only second
+   * connection (WAL readers never wait for the writer, and never see another flow's open
+   * transaction); PostgreSQL through the pool like any query.
+   */
+  read<R>(query: CompiledQuery<R>): Promise<R[]>;
   close(): Promise<void>;
 }
 

@@ -95,7 +95,22 @@ export interface HubEventsTable {
   created_at: number;
 }
 
+/**
+ * One model step's token counts. Kept by assistant, not by conversation (no foreign key to it), so
+ * deleting a conversation does not rewrite what its model calls used.
+ */
+export interface HubModelUsageTable {
+  id: string;
+  assistant_id: string;
+  conversation_id: string;
+  turn_id: string;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: number;
+}
+
 export interface HubDatabase {
+  hub_model_usage: HubModelUsageTable;
   hub_assistants: HubAssistantsTable;
   hub_visitor_sessions: HubVisitorSessionsTable;
   hub_conversations: HubConversationsTable;

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { filesMigration } from './files-migration.js';
 import { hubMigration } from './hub-migration.js';
+import { hubModelUsageMigration } from './hub-usage-migration.js';
 
 /**
  * Migrations, in code so a bundled server needs no migration folder. Column types are the subset
@@ -144,6 +145,23 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('collections').addColumn('source_disconnected_at', 'bigint').execute();
     },
   },
+  // Request-rate windows shared by every instance over one PostgreSQL (`http/shared-rate-store.ts`).
+  '0006_rate_windows': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('rate_windows')
+        .addColumn('bucket', 'text', (c) => c.primaryKey())
+        .addColumn('window_start', 'bigint', (c) => c.notNull())
+        .addColumn('hits', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('rate_windows_by_start')
+        .on('rate_windows')
+        .column('window_start')
+        .execute();
+    },
+  },
+  '0007_hub_model_usage': hubModelUsageMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -107,6 +107,14 @@ export interface ReviewReceiptsTable {
   expires_at: number;
 }
 
+/** One fixed window of a request-rate limit, shared by every instance (`http/shared-rate-store.ts`). */
+export interface RateWindowsTable {
+  /** The limit's namespace and the limited key (client address, visitor, sign-in email). */
+  bucket: string;
+  window_start: number;
+  hits: number;
+}
+
 export interface Database extends HubDatabase, FilesDatabase {
   accounts: AccountsTable;
   collections: CollectionsTable;
@@ -116,6 +124,7 @@ export interface Database extends HubDatabase, FilesDatabase {
   app_connections: AppConnectionsTable;
   usage: UsageTable;
   review_receipts: ReviewReceiptsTable;
+  rate_windows: RateWindowsTable;
 }
 
 export type { HubFileChunksTable, HubFilesTable } from './files-schema.js';
@@ -124,6 +133,7 @@ export type {
   HubConversationsTable,
   HubEventsTable,
   HubMessagesTable,
+  HubModelUsageTable,
   HubToolCallsTable,
   HubTurnsTable,
   HubVisitorSessionsTable,

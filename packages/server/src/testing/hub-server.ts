@@ -7,9 +7,10 @@ import {
   type Script,
   type ScriptedModel,
 } from '../hub/model/scripted/scripted-model.js';
+import type { TestDialect } from './dialects.js';
 import { type EventStream, HubClient } from './hub-client.js';
-import { startTestServer, type TestServer } from './test-server.js';
-import { DIALECTS, type TestDialect } from './test-store.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
+import { DIALECTS } from './test-store.js';
 
 export interface HubTestServer extends TestServer {
   model: ScriptedModel;
@@ -37,6 +38,8 @@ export async function startHubServer(
     configure?: (app: FastifyInstance) => void;
     /** false: the store's manual clock (`server.clock.advance`), for retention and expiry. */
     realClock?: boolean;
+    /** Configuration over the test defaults (a built kit's `kitDir`, say). */
+    config?: TestServerOptions['config'];
   } = {},
 ): Promise<HubTestServer> {
   const model = createScriptedModel(options.script ?? [{ text: 'Hello from the script.' }]);
@@ -44,6 +47,7 @@ export async function startHubServer(
     dialect: options.dialect ?? DIALECTS[0],
     realClock: options.realClock ?? true,
     configure: options.configure,
+    config: options.config,
     app: {
       hub: {
         sweepIntervalMs: 50,

@@ -10,6 +10,7 @@ export type { Script, ScriptedCall, ScriptedStep } from '../hub/model/scripted/s
 export { createTestAccount } from './accounts.js';
 export type { CallGate, CallMatch, HeldCall } from './call-gate.js';
 export { createCallGate } from './call-gate.js';
+export type { TestDialect } from './dialects.js';
 export { HOSTILE_ITEMS, seedHostileCollection } from './hostile-items.js';
 export type { Reply } from './hub-client.js';
 export { EventStream, HubClient } from './hub-client.js';
@@ -19,5 +20,5 @@ export type { SeedOptions } from './seed.js';
 export { seedCollection, seedItems } from './seed.js';
 export type { TestServer, TestServerOptions } from './test-server.js';
 export { startTestServer } from './test-server.js';
-export type { TestDialect, TestStore } from './test-store.js';
+export type { TestStore } from './test-store.js';
 export { DIALECTS, OWNER_PASSWORD, openTestStore } from './test-store.js';

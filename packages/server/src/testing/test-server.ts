@@ -1,10 +1,14 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import type { AccountLimits } from '../account/limits.js';
 import { type BuildAppOptions, buildApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import type { ServerConfig } from '../config.js';
-import { openTestStore, type TestDialect, type TestStore } from './test-store.js';
+import { openConfiguredStore } from '../store/configured-store.js';
+import type { Store } from '../store/dialect.js';
+import type { TestDialect } from './dialects.js';
+import { openTestStore, type TestStore } from './test-store.js';
 
 export interface TestServer extends TestStore {
   app: FastifyInstance;
@@ -22,7 +26,13 @@ export interface TestServerOptions {
   /** Pino options for the app's logger (a `stream` captures its lines); silent by default. */
   logger?: BuildAppOptions['logger'];
   /** Any other options of `buildApp` (a feature's own options, say), passed through as given. */
-  app?: Omit<Partial<BuildAppOptions>, 'config' | 'store' | 'clock' | 'limits' | 'logger'>;
+  app?: Omit<Partial<BuildAppOptions>, 'config' | 'store' | 'coreStore' | 'clock' | 'limits' | 'logger'>;
+  /**
+   * Kysely plugins over a second connection to the test store that only the account core uses
+   * (`buildApp({ coreStore })`): a plugin can hold one of the core's statements (a slow disk, a
+   * busy database) while the rest of the server and the test read on their own connection.
+   */
+  coreStorePlugins?: readonly KyselyPlugin[];
   /** Registers plugins or routes (a feature under test, a test page) before the server listens. */
   configure?: (app: FastifyInstance) => void | Promise<void>;
   /**
@@ -42,6 +52,14 @@ function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** Another connection to the same database (SQLite file or PostgreSQL), with the given plugins. */
+async function openPluggedStore(config: ServerConfig, plugins: readonly KyselyPlugin[]): Promise<Store> {
+  const base = await openConfiguredStore(config);
+  const db = plugins.reduce((plugged, plugin) => plugged.withPlugin(plugin), base.db);
+  // Compiled reads skip the plugins, as they skip Kysely: the plugins here hold writes only.
+  return { db, dialect: base.dialect, read: (query) => base.read(query), close: () => base.close() };
 }
 
 /**
@@ -67,10 +85,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     publicOrigin: url,
     ...options.config,
   };
+  const coreStore = options.coreStorePlugins?.length
+    ? await openPluggedStore(testStore.config, options.coreStorePlugins)
+    : undefined;
   const app = await buildApp({
+    // A test reads the usage row of the call it just made: rows are written at the end of the turn.
+    usageFlushMs: 0,
     ...options.app,
     config,
     store: testStore.store,
+    coreStore,
     clock: options.realClock ? systemClock : testStore.clock,
     limits: options.limits,
     logger: options.logger ?? false,
@@ -86,6 +110,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       // Aborted requests can leave keep-alive sockets Node does not count as idle; drop them all.
       app.server.closeAllConnections();
       await app.close();
+      await coreStore?.close();
       await testStore.close();
     },
   };

@@ -5,24 +5,18 @@ import { type ManualClock, manualClock } from '../clock.js';
 import { loadConfig, type ServerConfig } from '../config.js';
 import { ensureOwner } from '../first-run.js';
 import { openConfiguredStore } from '../store/configured-store.js';
-import type { DialectName, Store } from '../store/dialect.js';
+import type { Store } from '../store/dialect.js';
+import { type TestDialect, testDialects } from './dialects.js';
 
 /** The first-run owner's password in every test store (`owner@localhost`). */
 export const OWNER_PASSWORD = 'correct horse battery staple';
 
-export interface TestDialect {
-  name: DialectName;
-  /** The admin URL of the test PostgreSQL server (PostgreSQL only). */
-  url?: string;
-}
-
-/** The dialects the store suites run on: SQLite always, PostgreSQL when the test script started one. */
-export const DIALECTS: readonly TestDialect[] = [
-  { name: 'sqlite' },
-  ...(process.env.DIOSC_TEST_POSTGRES_URL
-    ? [{ name: 'postgres' as const, url: process.env.DIOSC_TEST_POSTGRES_URL }]
-    : []),
-];
+/**
+ * The dialects the store suites run on: SQLite always, PostgreSQL when the test script started one.
+ * Under `CI=true` a missing PostgreSQL is an error, not a quietly smaller run: every suite would
+ * lose its PostgreSQL half without even a "skipped" line (`dialects.ts`).
+ */
+export const DIALECTS: readonly TestDialect[] = testDialects(process.env);
 
 export interface TestStore {
   store: Store;

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { type CallChannel, FUNCTION_NAMES, type UsageView } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
+import { timeOrderedId } from './time-ordered-id.js';
+import { insertUsageRows } from './usage-insert.js';
 
 /** One tool call as recorded: the owner API's usage view, less its id and time, plus the account. */
 export type UsageEntry = Omit<UsageView, 'id' | 'at'> & { accountId: string };
@@ -51,7 +52,7 @@ export type UsageLog = ReturnType<typeof createUsageLog>;
 /** The stored form of one entry; the only place a usage row is shaped. */
 export function toUsageRow(entry: UsageEntry, now: number): Database['usage'] {
   return {
-    id: randomUUID(),
+    id: timeOrderedId(now),
     account_id: entry.accountId,
     connection_id: entry.connectionId,
     transport: entry.transport,
@@ -62,18 +63,6 @@ export function toUsageRow(entry: UsageEntry, now: number): Database['usage'] {
     duration_ms: Math.round(entry.durationMs),
     created_at: now,
   };
-}
-
-/** Appends shaped rows to the usage table: the one insert every usage writer goes through. */
-export async function insertUsageRows(
-  db: Kysely<Database>,
-  rows: readonly Database['usage'][],
-): Promise<void> {
-  if (rows.length > 0)
-    await db
-      .insertInto('usage')
-      .values([...rows])
-      .execute();
 }
 
 /** The tool name as recorded: a catalog name, or `(unknown)` for anything else a caller sent. */

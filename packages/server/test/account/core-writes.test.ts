@@ -136,6 +136,79 @@ describe.each(DIALECTS)('account core writes ($name)', (dialect) => {
     );
   });
 
+  it('refuses an inbox edit that would change the sender, the received time or the body', async () => {
+    const before = await itemRow(f.store, f.accountId, 'inbox', 'welcome');
+    const original = JSON.parse(before!.metadata!) as Record<string, unknown>;
+    expect(original).toMatchObject({ from: 'team@diosc.example' });
+    expect(original.receivedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    // Each edit is valid but for the one forbidden key: current version, a real metadata change.
+    const forged: Record<string, unknown>[] = [
+      { from: 'ceo@diosc.example' },
+      { receivedAt: '1970-01-01T00:00:00.000Z' },
+      { receivedAt: original.receivedAt },
+      { body: 'forged body' },
+      { content: { body: 'forged body' } },
+      { title: 'Forged title' },
+    ];
+    for (const [index, field] of forged.entries()) {
+      await refusedWithoutChange(
+        f,
+        () =>
+          f.core.execute(
+            'item_write',
+            {
+              collection: 'inbox',
+              item: 'welcome',
+              requestId: `req-forge-${index}-0`,
+              ifMatch: '1',
+              metadata: { read: true, ...field },
+            },
+            f.owner,
+          ),
+        'invalid_input',
+      );
+      expect(await receiptRow(f.store, f.owner.actor, `req-forge-${index}-0`)).toBeUndefined();
+    }
+    // The body as content, beside a metadata edit or alone, is refused too.
+    await refusedWithoutChange(
+      f,
+      () =>
+        f.core.execute(
+          'item_write',
+          {
+            collection: 'inbox',
+            item: 'welcome',
+            requestId: 'req-forge-body-1',
+            ifMatch: '1',
+            content: { body: 'forged body' },
+          },
+          f.owner,
+        ),
+      'unsupported_input',
+    );
+    expect(await itemRow(f.store, f.accountId, 'inbox', 'welcome')).toEqual(before);
+    // The same edit without the forbidden key goes through: the refusals above were for that key.
+    const { result } = await f.core.execute(
+      'item_write',
+      {
+        collection: 'inbox',
+        item: 'welcome',
+        requestId: 'req-forge-clean',
+        ifMatch: '1',
+        metadata: { read: true },
+      },
+      f.owner,
+    );
+    expect(result.item.metadata).toMatchObject({
+      from: 'team@diosc.example',
+      receivedAt: original.receivedAt,
+    });
+    expect(await itemRow(f.store, f.accountId, 'inbox', 'welcome')).toMatchObject({
+      content: before!.content,
+      version: 2,
+    });
+  });
+
   it('refuses inbox writes that try to change a body, create a message, or delete', async () => {
     await refusedWithoutChange(
       f,

@@ -10,14 +10,23 @@ import { openStore, type Store } from '../../src/store/dialect.js';
 import { crashWrite } from './crash-input.js';
 
 const WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
-const KILL_AFTER_ACKS = 25;
+/** The write the child is killed inside of; the ones before it are acknowledged. */
+const CUT_AT = 12;
 
-/** Runs the writer, SIGKILLs it once it has acknowledged enough writes, and returns every ack it printed. */
-async function runAndKill(args: object): Promise<Map<number, unknown>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, JSON.stringify(args)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Runs the writer and SIGKILLs it the moment it announces that it is inside the transaction of
+ * write `CUT_AT`; returns every ack it printed and whether the cut was announced.
+ */
+async function runAndKill(args: object): Promise<{ acks: Map<number, unknown>; cut: number | null }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', WRITER, JSON.stringify({ ...args, cutAt: CUT_AT })],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const acks = new Map<number, unknown>();
+  let cut: number | null = null;
   let stderr = '';
   let buffer = '';
   child.stderr.on('data', (chunk: Buffer) => {
@@ -28,17 +37,21 @@ async function runAndKill(args: object): Promise<Map<number, unknown>> {
     const lines = buffer.split('\n');
     buffer = lines.pop() ?? '';
     for (const line of lines) {
+      const inside = /^inside (\d+)$/.exec(line);
+      if (inside) {
+        cut = Number(inside[1]);
+        child.kill('SIGKILL');
+        continue;
+      }
       const match = /^ack (\d+) (.*)$/.exec(line);
-      if (!match) continue;
-      acks.set(Number(match[1]), JSON.parse(match[2]!));
-      if (acks.size === KILL_AFTER_ACKS) child.kill('SIGKILL');
+      if (match) acks.set(Number(match[1]), JSON.parse(match[2]!));
     }
   });
   const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
     (resolve) => child.on('close', (code, signal) => resolve({ code, signal })),
   );
   expect(signal, `writer exited by itself (code ${code}): ${stderr}`).toBe('SIGKILL');
-  return acks;
+  return { acks, cut };
 }
 
 describe.each(DIALECTS)('crash durability ($name)', (dialect) => {
@@ -51,17 +64,17 @@ describe.each(DIALECTS)('crash durability ($name)', (dialect) => {
     test = undefined;
   });
 
-  it('every acknowledged write survives SIGKILL with its committed receipt; the cut-off write left no half state', async () => {
+  it('a write killed inside its transaction leaves nothing; every acknowledged one survives with its receipt', async () => {
     test = await openTestStore(dialect);
     const sqlitePath = join(test.dir, 'diosc.sqlite');
-    const acks = await runAndKill({
+    const { acks, cut } = await runAndKill({
       sqlitePath,
       databaseUrl: test.config.databaseUrl,
       accountId: test.accountId,
     });
-    expect(acks.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
-    const acked = [...acks.keys()].sort((a, b) => a - b);
-    expect(acked).toEqual(acked.map((_, i) => i));
+    // The kill landed inside write CUT_AT, after every earlier write was acknowledged.
+    expect(cut).toBe(CUT_AT);
+    expect([...acks.keys()].sort((a, b) => a - b)).toEqual([...Array(CUT_AT).keys()]);
 
     // A fresh handle on the same file/database, as a restarted server would open it.
     reopened = await openStore({ sqlitePath, databaseUrl: test.config.databaseUrl });
@@ -93,34 +106,61 @@ describe.each(DIALECTS)('crash durability ($name)', (dialect) => {
       });
       expect(JSON.parse(receipt!.result!)).toEqual(result);
     }
-    // At most the one write in progress at the kill went further than its acknowledgement, and it is
-    // all or nothing: an item exists exactly when its receipt is committed.
-    expect(items.length - acks.size).toBeGreaterThanOrEqual(0);
-    expect(items.length - acks.size).toBeLessThanOrEqual(1);
-    for (const receipt of receipts) {
-      const n = Number(receipt.request_id.replace('crash-request-', ''));
-      expect(itemById.has(`crash-${n}`)).toBe(receipt.status === 'committed');
-    }
-    for (const item of items) {
-      expect(receiptById.get(item.id.replace('crash-', 'crash-request-'))?.status).toBe('committed');
-    }
+    // The cut write: its change and its completed receipt were written but never committed, so no
+    // item and no committed receipt; at most the claim taken before the transaction, still in flight.
+    const cutInput = crashWrite(CUT_AT);
+    expect(itemById.has(cutInput.item)).toBe(false);
+    expect(items).toHaveLength(CUT_AT);
+    const cutReceipt = receiptById.get(cutInput.requestId);
+    expect(cutReceipt).toMatchObject({ status: 'in_flight', result: null, completed_at: null });
+    expect(receipts.filter((row) => row.status === 'committed')).toHaveLength(CUT_AT);
 
-    // A restarted core replays every acknowledged write without executing it again, and the write
-    // cut off by the kill can be retried under its own ID once any stale lease has expired.
-    const core = createAccountCore({ store: reopened, clock: manualClock(Date.now() + 60_000) });
     const caller = {
       accountId: test.accountId,
       actor: 'crash-writer',
       via: 'owner' as const,
       grant: { kind: 'all' as const },
     };
+    // While the dead writer's lease lasts, the same request ID is refused as in flight, unexecuted.
+    const early = createAccountCore({
+      store: reopened,
+      clock: manualClock(Number(cutReceipt!.lease_expires_at) - 1),
+    });
+    await expect(early.execute('item_write', cutInput, caller)).rejects.toMatchObject({ code: 'in_flight' });
+    expect(await itemCount(reopened, test.accountId, cutInput.item)).toBe(0);
+    // A restarted core past the lease replays every acknowledged write without executing it again,
+    // and runs the cut write under its own request ID exactly once.
+    const core = createAccountCore({ store: reopened, clock: manualClock(Date.now() + 60_000) });
     for (const [n, result] of acks) {
       const replay = await core.execute('item_write', crashWrite(n), caller);
       expect(replay).toEqual({ name: 'item_write', result, replayed: true });
     }
-    const next = acks.size;
-    const retried = await core.execute('item_write', crashWrite(next), caller);
-    expect(retried.replayed).toBe(itemById.has(`crash-${next}`));
-    expect(retried.result.item.id).toBe(`crash-${next}`);
+    const retried = await core.execute('item_write', cutInput, caller);
+    expect(retried).toMatchObject({
+      replayed: false,
+      result: { created: true, item: { id: cutInput.item } },
+    });
+    const again = await core.execute('item_write', cutInput, caller);
+    expect(again).toEqual({ name: 'item_write', result: retried.result, replayed: true });
+    expect(await itemCount(reopened, test.accountId, cutInput.item)).toBe(1);
+    expect(
+      await reopened.db
+        .selectFrom('items')
+        .select('version')
+        .where('id', '=', cutInput.item)
+        .executeTakeFirst(),
+    ).toEqual({
+      version: 1,
+    });
   });
 });
+
+async function itemCount(store: Store, accountId: string, item: string): Promise<number> {
+  const rows = await store.db
+    .selectFrom('items')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', item)
+    .execute();
+  return rows.length;
+}

@@ -2,8 +2,9 @@ import { CONTENT_MAX_CHARS, type FunctionName } from '@diosc/protocol';
 import fc from 'fast-check';
 
 /**
- * Inputs that are malformed by construction: each takes a valid input and breaks exactly one rule
- * of its schema (or is not an object at all). Nothing here consults the validator under test.
+ * Inputs that are malformed by construction: each takes a valid input of one shape (a storage
+ * create, a storage replace, an inbox edit, …) and breaks exactly one rule of it (or is not an object
+ * at all). Nothing here consults the validator under test.
  */
 
 const json = fc.jsonValue({ maxDepth: 3 });
@@ -22,6 +23,15 @@ const notObject = fc.oneof(
   fc.constant(null),
   fc.string({ maxLength: 50 }),
   fc.array(json, { maxLength: 3 }),
+);
+/** Not a list: an empty list or one of valid labels would be a valid `labels`. */
+const notArray = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 50 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 3 }),
 );
 const notBoolean = fc.oneof(
   fc.integer(),
@@ -97,7 +107,7 @@ const badMetadata = fc.oneof(
   notObject,
   fc.constant({}),
   fc.constantFrom('read', 'flagged', 'archived').chain((key) => notBoolean.map((v) => ({ [key]: v }))),
-  fc.oneof(notObject, fc.array(badLabel, { minLength: 1, maxLength: 3 })).map((labels) => ({ labels })),
+  fc.oneof(notArray, fc.array(badLabel, { minLength: 1, maxLength: 3 })).map((labels) => ({ labels })),
   fc.constant({ labels: ['same', 'same'] }),
   fc.array(alnum(1, 8), { minLength: 21, maxLength: 25 }).map((labels) => ({ labels })),
   // Body and sender are never writable, whatever the shape.
@@ -106,70 +116,117 @@ const badMetadata = fc.oneof(
     .chain((key) => json.map((v) => ({ read: true, [key]: v }))),
 );
 
-interface Shape {
+/**
+ * One valid input of a function, with the ways to break it. Each mutation of a base changes one
+ * thing, so the rule that refuses it is the rule for that thing: a wrong `ifMatch` is tried on a
+ * replace (where it is allowed), wrong `metadata` on an inbox edit (where it is the change), never
+ * on a create that the cross-field rule would refuse whatever their value.
+ */
+export interface Shape {
+  /** What this base is, for the test names (`storage replace`). */
+  label: string;
   valid: Record<string, unknown>;
+  /** Properties this base cannot do without (the schema's, and the ones its kind rule needs). */
   required: string[];
-  /** A wrong value for each property the schema declares. */
+  /** A wrong value for each property the base has (or may have). */
   wrong: Record<string, fc.Arbitrary<unknown>>;
-  /** Whole inputs that break a cross-field rule. */
+  /** Whole inputs that break a cross-field rule and nothing else. */
   combos?: fc.Arbitrary<unknown>[];
 }
 
-const VALID_WRITE = {
+const CREATE = {
   collection: 'notes',
   item: 'fresh',
-  requestId: 'req-valid-write',
+  requestId: 'req-valid-create',
   ifNoneMatch: '*',
   content: { body: 'x' },
 };
-
-export const SHAPES: Record<FunctionName, Shape> = {
-  collections_list: { valid: {}, required: [], wrong: { cursor: badCursor, limit: badLimit } },
-  items_list: {
-    valid: { collection: 'notes' },
-    required: ['collection'],
-    wrong: { collection: badId, cursor: badCursor, limit: badLimit },
-  },
-  item_read: {
-    valid: { collection: 'notes', item: 'groceries' },
-    required: ['collection', 'item'],
-    wrong: { collection: badId, item: badId },
-  },
-  item_write: {
-    valid: VALID_WRITE,
-    required: ['collection', 'item', 'requestId'],
-    wrong: {
-      collection: badId,
-      item: badId,
-      requestId: badRequestId,
-      ifMatch: badVersion,
-      ifNoneMatch: fc.oneof(
-        fc.string({ maxLength: 5 }).filter((s) => s !== '*'),
-        notString,
-      ),
-      content: badContent,
-      metadata: badMetadata,
-    },
-    combos: [
-      // Both or neither of content and metadata; both preconditions.
-      fc.constant({ ...VALID_WRITE, metadata: { read: true } }),
-      fc.constant({ collection: 'notes', item: 'fresh', requestId: 'req-valid-write', ifNoneMatch: '*' }),
-      fc.constant({ ...VALID_WRITE, ifMatch: '1' }),
-      // Storage writes without a condition.
-      fc.constant({
-        collection: 'notes',
-        item: 'fresh',
-        requestId: 'req-valid-write',
-        content: { body: 'x' },
-      }),
-    ],
-  },
-  item_delete: {
-    valid: { collection: 'notes', item: 'groceries', requestId: 'req-valid-delete', ifMatch: '1' },
-    required: ['collection', 'item', 'requestId', 'ifMatch'],
-    wrong: { collection: badId, item: badId, requestId: badRequestId, ifMatch: badVersion },
-  },
+/** The seeded note `groceries` is at version 1. */
+const REPLACE = {
+  collection: 'notes',
+  item: 'groceries',
+  requestId: 'req-valid-replace',
+  ifMatch: '1',
+  content: { body: 'y' },
 };
+/** The seeded message `welcome` is at version 1. */
+const METADATA_EDIT = {
+  collection: 'inbox',
+  item: 'welcome',
+  requestId: 'req-valid-metadata',
+  ifMatch: '1',
+  metadata: { read: true },
+};
+const badIfNoneMatch = fc.oneof(
+  fc.string({ maxLength: 5 }).filter((s) => s !== '*'),
+  notString,
+);
+const target = { collection: badId, item: badId, requestId: badRequestId };
+
+export const SHAPES: Record<FunctionName, Shape[]> = {
+  collections_list: [
+    { label: 'first page', valid: {}, required: [], wrong: { cursor: badCursor, limit: badLimit } },
+  ],
+  items_list: [
+    {
+      label: 'a storage collection',
+      valid: { collection: 'notes' },
+      required: ['collection'],
+      wrong: { collection: badId, cursor: badCursor, limit: badLimit },
+    },
+  ],
+  item_read: [
+    {
+      label: 'a note',
+      valid: { collection: 'notes', item: 'groceries' },
+      required: ['collection', 'item'],
+      wrong: { collection: badId, item: badId },
+    },
+  ],
+  item_write: [
+    {
+      label: 'storage create',
+      valid: CREATE,
+      required: ['collection', 'item', 'requestId', 'ifNoneMatch', 'content'],
+      wrong: { ...target, ifNoneMatch: badIfNoneMatch, content: badContent },
+      combos: [
+        // Both preconditions; both content and metadata.
+        fc.constant({ ...CREATE, ifMatch: '1' }),
+        fc.constant({ ...CREATE, metadata: { read: true } }),
+      ],
+    },
+    {
+      label: 'storage replace',
+      valid: REPLACE,
+      required: ['collection', 'item', 'requestId', 'ifMatch', 'content'],
+      wrong: { ...target, ifMatch: badVersion, content: badContent },
+      combos: [
+        fc.constant({ ...REPLACE, ifNoneMatch: '*' }),
+        fc.constant({ ...REPLACE, metadata: { read: true } }),
+      ],
+    },
+    {
+      label: 'inbox metadata edit',
+      valid: METADATA_EDIT,
+      required: ['collection', 'item', 'requestId', 'metadata'],
+      wrong: { ...target, ifMatch: badVersion, metadata: badMetadata },
+      combos: [fc.constant({ ...METADATA_EDIT, ifNoneMatch: '*' })],
+    },
+  ],
+  item_delete: [
+    {
+      label: 'a note',
+      valid: { collection: 'notes', item: 'groceries', requestId: 'req-valid-delete', ifMatch: '1' },
+      required: ['collection', 'item', 'requestId', 'ifMatch'],
+      wrong: { ...target, ifMatch: badVersion },
+    },
+  ],
+};
+
+/** Every property some schema declares: an "unknown property" is none of these. */
+const SCHEMA_KEYS = new Set(
+  Object.values(SHAPES).flatMap((shapes) => shapes.flatMap((shape) => Object.keys(shape.wrong))),
+);
 
 function without(record: Record<string, unknown>, key: string): Record<string, unknown> {
   const copy = { ...record };
@@ -177,34 +234,44 @@ function without(record: Record<string, unknown>, key: string): Record<string, u
   return copy;
 }
 
-/** Every way the generator breaks an input of `name`. */
-export function malformedInput(name: FunctionName): fc.Arbitrary<unknown> {
-  const shape = SHAPES[name];
-  const known = new Set(Object.keys(shape.wrong));
-  const strategies: fc.WeightedArbitrary<unknown>[] = [
-    { arbitrary: fc.oneof(notObject, fc.constant(undefined)), weight: 1 },
+/** One way of breaking a base: the class the "nothing written" check is made for. */
+export interface MalformedClass {
+  label: string;
+  inputs: fc.Arbitrary<unknown>;
+  /** Set for a class of one fixed input: it is tried once, not a thousand times. */
+  fixed?: true;
+}
+
+/**
+ * Every way the generator breaks a base, one class per rule: not an object; a wrong value of each
+ * property; an unknown property; each required property missing; each cross-field combination.
+ */
+export function malformedClasses(shape: Shape): MalformedClass[] {
+  const known = SCHEMA_KEYS;
+  return [
+    { label: 'not an object', inputs: fc.oneof(notObject, fc.constant(undefined)) },
+    ...Object.entries(shape.wrong).map(([key, wrong]) => ({
+      label: `wrong ${key}`,
+      inputs: wrong.map((value) => ({ ...shape.valid, [key]: value })),
+    })),
     {
-      arbitrary: fc
-        .constantFrom(...Object.keys(shape.wrong))
-        .chain((key) => shape.wrong[key]!.map((value) => ({ ...shape.valid, [key]: value }))),
-      weight: 4,
-    },
-    {
-      arbitrary: fc
+      label: 'an unknown property',
+      inputs: fc
         .tuple(
           fc.string({ maxLength: 20 }).filter((key) => !known.has(key)),
           extraValue,
         )
         .map(([key, value]) => ({ ...shape.valid, [key]: value })),
-      weight: 1,
     },
+    ...shape.required.map((key) => ({
+      label: `without ${key}`,
+      inputs: fc.constant(without(shape.valid, key)),
+      fixed: true as const,
+    })),
+    ...(shape.combos ?? []).map((combo, index) => ({
+      label: `cross-field rule ${index + 1}`,
+      inputs: combo,
+      fixed: true as const,
+    })),
   ];
-  if (shape.required.length > 0) {
-    strategies.push({
-      arbitrary: fc.constantFrom(...shape.required).map((key) => without(shape.valid, key)),
-      weight: 1,
-    });
-  }
-  if (shape.combos) strategies.push({ arbitrary: fc.oneof(...shape.combos), weight: 1 });
-  return fc.oneof(...strategies);
 }

@@ -2,6 +2,7 @@ import { DIALECTS } from '@diosc/server/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inputDigest } from '../../src/account/digest.js';
 import { startReceiptPruner } from '../../src/account/receipt-pruner.js';
+import { startPeriodic } from '../../src/periodic.js';
 import {
   type CoreFixture,
   itemRow,
@@ -173,7 +174,10 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
     expect(await receiptRow(f.store, f.owner.actor, 'req-prune-dead')).toBeUndefined();
     expect(await receiptRow(f.store, f.owner.actor, 'req-prune-2')).toMatchObject({ status: 'committed' });
     // The item itself stays; only the replay record went. The old ID now executes as new input.
-    expect(await itemRow(f.store, f.accountId, 'notes', 'replayed')).toBeDefined();
+    expect(await itemRow(f.store, f.accountId, 'notes', 'replayed')).toMatchObject({
+      content: 'first',
+      version: 1,
+    });
     await refusedWithoutChange(
       f,
       () => f.core.execute('item_write', create('req-prune-1'), f.owner),
@@ -182,53 +186,68 @@ describe.each(DIALECTS)('mutation receipts ($name)', (dialect) => {
   });
 });
 
-describe('receipt pruner', () => {
+/** The pruner over the real receipts of a real store; only the interval timer is faked. */
+describe.each(DIALECTS)('receipt pruner ($name)', (dialect) => {
+  const HOUR_MS = 60 * 60 * 1000;
+  let f: CoreFixture;
+  beforeEach(async () => {
+    f = await openCore(dialect);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await f.close();
+  });
+
+  it('prunes hourly with the configured retention, and stops when told', async () => {
+    const retention = f.core.limits.receiptRetentionMs;
+    await f.core.execute('item_write', create('req-pruner-old'), f.owner);
+    f.clock.advance(retention + 1);
+    await f.core.execute('item_write', { ...create('req-pruner-young'), item: 'young' }, f.owner);
+    const stop = startReceiptPruner({ receipts: f.core.receipts, limits: f.core.limits });
+
+    // Nothing runs before the hour is up: no prune was started, so the read cannot race one.
+    vi.advanceTimersByTime(HOUR_MS - 1);
+    expect(await receiptRow(f.store, f.owner.actor, 'req-pruner-old')).toMatchObject({ status: 'committed' });
+    vi.advanceTimersByTime(1);
+    await vi.waitFor(async () => {
+      expect(await receiptRow(f.store, f.owner.actor, 'req-pruner-old')).toBeUndefined();
+    });
+    // The retention is the configured one: the receipt younger than it stays.
+    expect(await receiptRow(f.store, f.owner.actor, 'req-pruner-young')).toMatchObject({
+      status: 'committed',
+    });
+    // Stopped, the interval is gone: no timer is left that could prune again.
+    expect(vi.getTimerCount()).toBe(1);
+    stop();
+    expect(vi.getTimerCount()).toBe(0);
+    f.clock.advance(retention);
+    vi.advanceTimersByTime(3 * HOUR_MS);
+    expect(await receiptRow(f.store, f.owner.actor, 'req-pruner-young')).toMatchObject({
+      status: 'committed',
+    });
+  });
+});
+
+describe("startPeriodic (the pruners' scheduler)", () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('prunes hourly with the configured retention, and stops when told', async () => {
-    vi.useFakeTimers();
-    const calls: number[] = [];
-    const stop = startReceiptPruner({
-      receipts: {
-        prune: async (retention: number) => {
-          calls.push(retention);
-          return 0;
-        },
-      },
-      limits: { receiptRetentionMs: 1234 },
-    });
-    await vi.advanceTimersByTimeAsync(60 * 60 * 1000 - 1);
-    expect(calls).toEqual([]);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(calls).toEqual([1234]);
-    await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
-    expect(calls).toEqual([1234, 1234]);
-    stop();
-    await vi.advanceTimersByTimeAsync(3 * 60 * 60 * 1000);
-    expect(calls).toHaveLength(2);
-  });
-
-  it('reports a failed prune and keeps going', async () => {
+  it('reports a failed run and keeps going', async () => {
     vi.useFakeTimers();
     const errors: unknown[] = [];
     let n = 0;
-    const stop = startReceiptPruner({
-      receipts: {
-        prune: async () => {
-          n += 1;
-          if (n === 1) throw new Error('store down');
-          return 0;
-        },
+    const stop = startPeriodic(
+      async () => {
+        n += 1;
+        if (n === 1) throw new Error('store down');
       },
-      limits: { receiptRetentionMs: 1 },
-      intervalMs: 10,
-      onError: (error) => errors.push(error),
-    });
+      { intervalMs: 10, onError: (error) => errors.push(error) },
+    );
     await vi.advanceTimersByTimeAsync(20);
     stop();
     expect(n).toBe(2);
-    expect(errors).toHaveLength(1);
+    expect(errors).toEqual([new Error('store down')]);
   });
 });

@@ -1,18 +1,18 @@
 import { descriptorsFor } from '@diosc/protocol';
-import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCollection } from '../../src/account/collections.js';
 import { callJson, type OwnerSession, signIn } from '../owner/owner-client.js';
 import { browserClient } from './browser-client.js';
 
-describe('browser access: enablement, descriptors, selection', () => {
+describe.each(DIALECTS)('browser access: enablement, descriptors, selection ($name)', (dialect) => {
   let server: TestServer;
   let owner: OwnerSession;
   let browser: ReturnType<typeof browserClient>;
   afterEach(() => server.close());
 
   async function start() {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     owner = await signIn(server.url);
     browser = browserClient(server.url, owner);
   }
@@ -110,6 +110,7 @@ describe('browser access: enablement, descriptors, selection', () => {
       body: { selection: [{ collection: 'notes', functions: ['items_list'] }], all: true },
     });
     expect(unknownField.status).toBe(400);
+    expect(unknownField.body).toMatchObject({ error: { code: 'invalid_input' } });
     expect(await connectionRows()).toEqual([]);
   });
 
@@ -158,6 +159,7 @@ describe('browser access: enablement, descriptors, selection', () => {
         { [field]: [{ collection: 'later', functions: ['items_list'] }] },
       );
       expect(smuggled.status).toBe(400);
+      expect(smuggled.body).toMatchObject({ error: { code: 'invalid_input' } });
     }
     expect(await connectionRows()).toEqual(connectionsBefore);
     const usageAfter = await usageRows();
@@ -182,17 +184,26 @@ describe('browser access: enablement, descriptors, selection', () => {
     await browser.enable([{ collection: 'notes', functions: ['items_list'] }]);
     const old = browser.generation;
     await browser.enable([{ collection: 'inbox', functions: ['items_list'] }]);
-    expect(browser.generation).toBeGreaterThan(old);
+    const live = browser.generation;
+    expect(live).toBeGreaterThan(old);
     browser.generation = old;
     const stale = await browser.dispatch('items_list', { collection: 'notes' });
     expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ error: { code: 'generation_changed' } });
+    // The refusal names the live generation: what the page re-registers its tools from.
+    expect(stale.body).toMatchObject({
+      error: { code: 'generation_changed', details: { generation: live } },
+    });
     const rows = await connectionRows();
     expect(rows.filter((row) => row.revoked_at === null)).toHaveLength(1);
   });
 
   it('disable revokes: descriptors and calls answer not_enabled', async () => {
     await start();
+    // Turning off what is not on is not an error, and creates nothing.
+    const idle = await browser.disable();
+    expect(idle.status).toBe(200);
+    expect(idle.body).toMatchObject({ enabled: false, selection: null, generation: null });
+    expect(await connectionRows()).toEqual([]);
     await browser.enable([{ collection: 'notes', functions: ['items_list'] }]);
     const disabled = await browser.disable();
     expect(disabled.body).toMatchObject({ enabled: false, selection: null, generation: null });

@@ -1,6 +1,6 @@
 import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RECEIPT_TTL_MS } from '../../src/browser-access/review-receipts.js';
+import { createReviewReceipts, RECEIPT_TTL_MS } from '../../src/browser-access/review-receipts.js';
 import { callJson, type OwnerSession, signIn } from '../owner/owner-client.js';
 import { browserClient } from './browser-client.js';
 
@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
       expect(receipt.expiresAt).toBe(new Date(server.clock.now() + RECEIPT_TTL_MS).toISOString());
       expect(receipt.digest).toMatch(/^[0-9a-f]{64}$/);
       expect(receipt.effects).toMatchObject({
-        collection: { id: 'notes', kind: 'storage', title: expect.any(String) },
+        collection: { id: 'notes', kind: 'storage', title: 'Notes' },
         item: 'groceries',
         action: 'replace',
         before: { id: 'groceries', version: '1', content: expect.stringContaining('oat milk') },
@@ -164,6 +164,38 @@ for (const dialect of DIALECTS) {
       expect(await snapshot()).toEqual(before);
     });
 
+    it('refuses a receipt that does not exist, by any id, and changes nothing', async () => {
+      await start();
+      await preparedAndAcknowledged(create('real', 'x'));
+      const before = await snapshot();
+      for (const id of ['rcp-made-up', 'x'.repeat(65)]) {
+        const fake = { id, tool: 'item_write', input: create('real', 'x'), digest: 'a'.repeat(64) };
+        const executed = await browser.execute(fake);
+        expect(executed.status).toBe(404);
+        expect(executed.body).toMatchObject({
+          error: { code: 'not_found', message: 'There is no such review receipt.' },
+        });
+        expect((await browser.acknowledge(fake)).body).toMatchObject({ error: { code: 'not_found' } });
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('consumes a receipt once: a second consume of the same row is refused by the store', async () => {
+      await start();
+      const receipt = await preparedAndAcknowledged(create('twice', 'x'));
+      // Two executions that both passed `assertUsable` race on this one conditional update.
+      const receipts = createReviewReceipts(server.store.db, server.clock);
+      const row = await server.store.db
+        .selectFrom('review_receipts')
+        .selectAll()
+        .where('id', '=', receipt.id)
+        .executeTakeFirstOrThrow();
+      expect(await receipts.consume(row)).toBe(true);
+      expect(await receipts.consume(row)).toBe(false);
+      const used = await browser.execute(receipt);
+      expect(used.body).toMatchObject({ error: { code: 'receipt_used' } });
+    });
+
     it('lets only one of two concurrent executions of a receipt run', async () => {
       await start();
       const receipt = await preparedAndAcknowledged(create('race', 'once'));
@@ -184,12 +216,16 @@ for (const dialect of DIALECTS) {
       await start();
       const prepared = await browser.prepare('item_write', create('ack', 'x'));
       const { id, digest } = prepared.body.receipt;
-      for (const headers of [{ 'x-csrf-token': undefined }, { origin: 'https://evil.example' }]) {
+      for (const [headers, code] of [
+        [{ 'x-csrf-token': undefined }, 'csrf_failed'],
+        [{ origin: 'https://evil.example' }, 'forbidden_origin'],
+      ] as const) {
         const refused = await callJson(server.url, `/browser-access/receipts/${id}/acknowledge`, owner, {
           body: { digest },
           headers,
         });
         expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({ error: { code } });
       }
       const row = await server.store.db
         .selectFrom('review_receipts')
@@ -279,7 +315,13 @@ for (const dialect of DIALECTS) {
       expect(stale.body).toMatchObject({ error: { code: 'session_expired' } });
       const foreign = await newBrowser.execute(receipt);
       expect(foreign.status).toBe(409);
-      expect(foreign.body).toMatchObject({ error: { code: 'receipt_mismatch' } });
+      // Refused by the session binding itself, not only by the record or generation it also names.
+      expect(foreign.body).toMatchObject({
+        error: { code: 'receipt_mismatch', message: 'This review receipt belongs to another session.' },
+      });
+      expect((await newBrowser.acknowledge(receipt)).body).toMatchObject({
+        error: { code: 'receipt_mismatch', message: 'This review receipt belongs to another session.' },
+      });
       expect(await snapshot()).toEqual(before);
     });
 
@@ -287,13 +329,15 @@ for (const dialect of DIALECTS) {
       await start([{ collection: 'notes', functions: ['items_list', 'item_write'] }]);
       const receipt = await preparedAndAcknowledged(create('perm', 'x'));
       const before = await snapshot();
-      for (const permissions of [
-        [{ collection: 'notes', functions: ['item_write', 'item_delete'] }],
-        [{ collection: 'inbox', functions: ['item_write'] }],
-        'all',
-      ]) {
+      const attempts: [unknown, number, string][] = [
+        [[{ collection: 'notes', functions: ['item_write', 'item_delete'] }], 403, 'not_granted'],
+        [[{ collection: 'inbox', functions: ['item_write'] }], 403, 'not_granted'],
+        ['all', 400, 'invalid_input'],
+      ];
+      for (const [permissions, status, code] of attempts) {
         const refused = await browser.execute(receipt, { permissions });
-        expect([400, 403]).toContain(refused.status);
+        expect(refused.status, JSON.stringify(permissions)).toBe(status);
+        expect(refused.body).toMatchObject({ error: { code } });
         expect(await snapshot()).toEqual(before);
       }
       const ok = await browser.execute(receipt, {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer } from '@diosc/server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyAssistantsFile } from '../../src/hub/assistants/assistants-file.js';
 
@@ -36,6 +36,7 @@ async function diosc(env: Record<string, string>, ...args: string[]) {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+// Each case starts the CLI through tsx several times: seconds each on a loaded two-core machine.
 describe('diosc assistants', () => {
   it('creates, lists, shows, updates and deletes an assistant; a key is only ever "set"', async () => {
     const created = await diosc(
@@ -85,12 +86,12 @@ describe('diosc assistants', () => {
 
     expect((await diosc({}, 'assistants', 'delete', 'Shop')).code).toBe(0);
     expect((await diosc({}, 'assistants', 'list')).stdout).not.toContain('Shop');
-  });
+  }, 90_000);
 });
 
-describe('DIOSC_ASSISTANTS', () => {
+describe.each(DIALECTS)('DIOSC_ASSISTANTS ($name)', (dialect) => {
   it('creates and then updates assistants by name from a YAML file, and refuses secrets in it', async () => {
-    const server = await startTestServer();
+    const server = await startTestServer({ dialect });
     try {
       const file = join(server.dir, 'assistants.yaml');
       writeFileSync(
@@ -138,5 +139,5 @@ describe('DIOSC_ASSISTANTS', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 90_000);
 });

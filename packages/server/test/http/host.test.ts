@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hostAllowed, hostNameOf, isLoopbackHost, ownHostNames } from '../../src/http/host-names.js';
 import { ALL_NOTES, createConnection } from '../mcp/support.js';
@@ -44,7 +44,7 @@ async function initialize(s: TestServer, token: string, host: string, origin?: s
   );
 }
 
-describe('the Host rule', () => {
+describe.each(DIALECTS)('the Host rule ($name)', (dialect) => {
   it('reads a Host header as a name, and nothing that only looks like one', () => {
     expect(hostNameOf('LocalHost:3000')).toBe('localhost');
     expect(hostNameOf('[::1]:3000')).toBe('[::1]');
@@ -77,7 +77,7 @@ describe('the Host rule', () => {
   });
 
   it('a loopback-bound server answers its loopback names and origins on its port, and refuses others', async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     const port = Number(new URL(server.url).port);
     const { token } = await createConnection(server, [ALL_NOTES]);
     for (const name of ['localhost', '127.0.0.1', '[::1]']) {
@@ -103,6 +103,7 @@ describe('the Host rule', () => {
 
   it('a server bound beyond loopback answers only its public name and the listed extra names', async () => {
     server = await startTestServer({
+      dialect,
       config: { host: '0.0.0.0', publicOrigin: 'https://diosc.example', allowedHosts: ['lan.example'] },
     });
     const port = Number(new URL(server.url).port);

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_HTTP_LIMITS } from '../../src/http/server-limits.js';
 import { call, signIn } from '../owner/owner-client.js';
@@ -26,7 +26,7 @@ function readAll(socket: Socket): Promise<string> {
   });
 }
 
-describe('HTTP limits', () => {
+describe.each(DIALECTS)('HTTP limits ($name)', (dialect) => {
   it('has finite timeouts and a connection cap by default (Fastify’s request timeout is none)', () => {
     expect(DEFAULT_HTTP_LIMITS.requestTimeoutMs).toBeGreaterThan(0);
     expect(DEFAULT_HTTP_LIMITS.headersTimeoutMs).toBeGreaterThan(0);
@@ -36,14 +36,14 @@ describe('HTTP limits', () => {
   });
 
   it('applies them to the real server', async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     expect(server.app.server.requestTimeout).toBe(DEFAULT_HTTP_LIMITS.requestTimeoutMs);
     expect(server.app.server.headersTimeout).toBe(DEFAULT_HTTP_LIMITS.headersTimeoutMs);
     expect(server.app.server.keepAliveTimeout).toBe(DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs);
   });
 
   it('answers a connection over the cap with 503 busy, and never runs a request sent on it', async () => {
-    server = await startTestServer({ app: { http: { maxConnections: 2 } } });
+    server = await startTestServer({ dialect, app: { http: { maxConnections: 2 } } });
     const port = portOf(server);
     const owner = await signIn(server.url);
     const before = await snapshot(server.store);
@@ -78,7 +78,7 @@ describe('HTTP limits', () => {
   });
 
   it('answers a request that arrives while the server shuts down with 503 busy in the documented shape', async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     const port = portOf(server);
     // One connection is mid-request (headers not finished), so it is not idle when closing starts.
     const socket = await openSocket(port);
@@ -101,7 +101,7 @@ describe('HTTP limits', () => {
   });
 
   it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
-    server = await startTestServer({ app: { http: { keepAliveTimeoutMs: 200 } } });
+    server = await startTestServer({ dialect, app: { http: { keepAliveTimeoutMs: 200 } } });
     const port = portOf(server);
     const socket = await openSocket(port);
     sockets.push(socket);

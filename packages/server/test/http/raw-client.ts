@@ -7,8 +7,8 @@ export interface RawAnswer {
   body: Buffer;
   /** The JSON of the body, or undefined when there was none or it was not JSON. */
   json: unknown;
-  /** How long the answer took from the first byte sent, in milliseconds. */
-  ms: number;
+  /** How many of the request's parts were written before the server closed the connection. */
+  partsSent: number;
 }
 
 export interface RawOptions {
@@ -20,7 +20,7 @@ export interface RawOptions {
 }
 
 /** Parses a response that ends with the connection: status line, headers, then the rest. */
-function parse(raw: Buffer, ms: number): RawAnswer {
+function parse(raw: Buffer, partsSent: number): RawAnswer {
   const end = raw.indexOf('\r\n\r\n');
   if (end === -1) throw new Error(`no complete response head in ${JSON.stringify(raw.toString('latin1'))}`);
   const [statusLine, ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n');
@@ -40,7 +40,7 @@ function parse(raw: Buffer, ms: number): RawAnswer {
   } catch {
     json = undefined;
   }
-  return { status, headers, body, json, ms };
+  return { status, headers, body, json, partsSent };
 }
 
 function dechunk(body: Buffer): Buffer {
@@ -69,7 +69,7 @@ export function rawRequest(
 ): Promise<RawAnswer> {
   const parts = options.parts ?? [request];
   return new Promise<RawAnswer>((resolve, reject) => {
-    const started = performance.now();
+    let partsSent = 0;
     const chunks: Buffer[] = [];
     const socket: Socket = connect(port, '127.0.0.1');
     const timer = setTimeout(() => {
@@ -81,7 +81,7 @@ export function rawRequest(
     socket.on('close', () => {
       clearTimeout(timer);
       try {
-        resolve(parse(Buffer.concat(chunks), performance.now() - started));
+        resolve(parse(Buffer.concat(chunks), partsSent));
       } catch (error) {
         reject(error);
       }
@@ -91,6 +91,7 @@ export function rawRequest(
         if (socket.destroyed) return;
         if (index > 0 && options.pauseMs) await new Promise((done) => setTimeout(done, options.pauseMs));
         socket.write(part);
+        partsSent++;
       }
     });
   });

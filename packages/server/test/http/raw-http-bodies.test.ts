@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '@diosc/server/testing';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BODY_DEPTH_MAX } from '../../src/http/json-body.js';
 import { head, rawRequest, withBody } from './raw-client.js';
 import {
@@ -8,7 +9,6 @@ import {
   mcpNotAllowed,
   mismatch,
   type RawSuite,
-  REQUEST_TIMEOUT_MS,
   refusedAs,
   startRawSuite,
 } from './raw-suite.js';
@@ -18,166 +18,179 @@ import {
  * bytes over node:net: a stable 4xx in the documented shape, the server still answering, no row
  * changed. (The requests themselves — Host, lengths, malformed HTTP — are raw-http-requests.test.ts.)
  */
-let raw: RawSuite;
-beforeAll(async () => {
-  raw = await startRawSuite();
-});
-afterAll(() => raw?.server.close());
+describe.each(DIALECTS)(
+  'raw HTTP bodies on every route (the hub’s, the owner API’s, /mcp, the shell) ($name)',
+  (dialect) => {
+    let raw: RawSuite;
+    beforeAll(async () => {
+      raw = await startRawSuite(dialect);
+    });
+    afterAll(() => raw?.server.close());
 
-describe('raw HTTP bodies on every route (the hub’s, the owner API’s, /mcp, the shell)', () => {
-  it(`refuses bodies nested deeper than ${BODY_DEPTH_MAX} levels (5,000 here) with a 4xx, before parsing`, async () => {
-    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-    const justDeep = `${'['.repeat(BODY_DEPTH_MAX + 1)}${']'.repeat(BODY_DEPTH_MAX + 1)}`;
-    expect(await raw.sweep(bodyRoutes, (route) => ({ request: raw.json(route, deep) }), jsonRefusal)).toEqual(
-      [],
-    );
-    expect(
-      await raw.sweep(bodyRoutes, (route) => ({ request: raw.json(route, justDeep) }), jsonRefusal),
-    ).toEqual([]);
-    // Brackets inside strings are text, not nesting.
-    const inString = JSON.stringify({ text: '['.repeat(5000) });
-    const answer = await rawRequest(
-      raw.port,
-      withBody(
-        'POST',
-        '/api/owner/session',
-        { 'content-type': 'application/json', origin: raw.server.url },
-        inString,
-        raw.port,
-      ),
-    );
-    expect((answer.json as { error: { message: string } }).error.message).toBe('Unknown field "text".');
-  });
-
-  it('refuses malformed JSON, invalid UTF-8 and a byte-order mark the same way on every entry', async () => {
-    for (const body of [
-      '{"a":',
-      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
-      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{}')]),
-    ]) {
+    it(`refuses bodies nested deeper than ${BODY_DEPTH_MAX} levels (5,000 here) with a 4xx, before parsing`, async () => {
+      const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+      const justDeep = `${'['.repeat(BODY_DEPTH_MAX + 1)}${']'.repeat(BODY_DEPTH_MAX + 1)}`;
       expect(
-        await raw.sweep(bodyRoutes, (route) => ({ request: raw.json(route, body) }), jsonRefusal),
+        await raw.sweep(bodyRoutes, (route) => ({ request: raw.json(route, deep) }), jsonRefusal),
       ).toEqual([]);
-    }
-  });
+      expect(
+        await raw.sweep(bodyRoutes, (route) => ({ request: raw.json(route, justDeep) }), jsonRefusal),
+      ).toEqual([]);
+      // Brackets inside strings are text, not nesting.
+      const inString = JSON.stringify({ text: '['.repeat(5000) });
+      const answer = await rawRequest(
+        raw.port,
+        withBody(
+          'POST',
+          '/api/owner/session',
+          { 'content-type': 'application/json', origin: raw.server.url },
+          inString,
+          raw.port,
+        ),
+      );
+      expect((answer.json as { error: { message: string } }).error.message).toBe('Unknown field "text".');
+    });
 
-  it('refuses other media types, a body without one, and charsets other than UTF-8 (415)', async () => {
-    for (const headers of [
-      { 'content-type': 'text/plain' },
-      { 'content-type': undefined },
-      { 'content-type': 'application/json; charset=latin1' },
-      { 'content-type': 'application/x-www-form-urlencoded' },
-    ]) {
-      const failures = await raw.sweep(
+    it('refuses malformed JSON, invalid UTF-8 and a byte-order mark the same way on every entry', async () => {
+      for (const body of [
+        '{"a":',
+        Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{}')]),
+      ]) {
+        expect(
+          await raw.sweep(bodyRoutes, (route) => ({ request: raw.json(route, body) }), jsonRefusal),
+        ).toEqual([]);
+      }
+    });
+
+    it('refuses other media types, a body without one, and charsets other than UTF-8 (415)', async () => {
+      for (const headers of [
+        { 'content-type': 'text/plain' },
+        { 'content-type': undefined },
+        { 'content-type': 'application/json; charset=latin1' },
+        { 'content-type': 'application/x-www-form-urlencoded' },
+      ]) {
+        const failures = await raw.sweep(
+          bodyRoutes,
+          (route) => ({
+            request: withBody(
+              route.method,
+              route.path,
+              { ...raw.credentials(route), ...headers },
+              '{}',
+              raw.port,
+            ),
+          }),
+          refusedAs('unsupported_media_type'),
+        );
+        expect(failures, JSON.stringify(headers)).toEqual([]);
+      }
+    });
+
+    it('refuses oversized bodies, declared or streamed in chunks (413)', async () => {
+      const declared = await raw.sweep(
         bodyRoutes,
         (route) => ({
-          request: withBody(
+          request: head(
             route.method,
             route.path,
-            { ...raw.credentials(route), ...headers },
-            '{}',
+            { 'content-type': 'application/json', 'content-length': '5000000', ...raw.credentials(route) },
             raw.port,
           ),
         }),
-        refusedAs('unsupported_media_type'),
+        refusedAs('too_large'),
       );
-      expect(failures, JSON.stringify(headers)).toEqual([]);
-    }
-  });
-
-  it('refuses oversized bodies, declared or streamed in chunks (413)', async () => {
-    const declared = await raw.sweep(
-      bodyRoutes,
-      (route) => ({
-        request: head(
-          route.method,
-          route.path,
-          { 'content-type': 'application/json', 'content-length': '5000000', ...raw.credentials(route) },
-          raw.port,
-        ),
-      }),
-      refusedAs('too_large'),
-    );
-    expect(declared).toEqual([]);
-    const chunk = `${(2 * 1024 * 1024).toString(16)}\r\n${'a'.repeat(2 * 1024 * 1024)}\r\n0\r\n\r\n`;
-    const streamed = await raw.sweep(
-      bodyRoutes,
-      (route) => ({
-        request:
-          head(
-            route.method,
-            route.path,
-            { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...raw.credentials(route) },
-            raw.port,
-          ) + chunk,
-      }),
-      refusedAs('too_large'),
-    );
-    expect(streamed).toEqual([]);
-  });
-
-  it('closes a stalled body and a slow one with 408 request_timeout', async () => {
-    const stalled = await raw.sweep(
-      bodyRoutes,
-      (route) => ({
-        request: Buffer.concat([
-          Buffer.from(
+      expect(declared).toEqual([]);
+      const chunk = `${(2 * 1024 * 1024).toString(16)}\r\n${'a'.repeat(2 * 1024 * 1024)}\r\n0\r\n\r\n`;
+      const streamed = await raw.sweep(
+        bodyRoutes,
+        (route) => ({
+          request:
             head(
               route.method,
               route.path,
-              { 'content-type': 'application/json', 'content-length': '1000', ...raw.credentials(route) },
+              {
+                'content-type': 'application/json',
+                'transfer-encoding': 'chunked',
+                ...raw.credentials(route),
+              },
               raw.port,
+            ) + chunk,
+        }),
+        refusedAs('too_large'),
+      );
+      expect(streamed).toEqual([]);
+    });
+
+    it('closes a stalled body and a slow one with 408 request_timeout', async () => {
+      const raw = await startRawSuite(dialect, 'short');
+      onTestFinished(() => raw.server.close());
+      const stalled = await raw.sweep(
+        bodyRoutes,
+        (route) => ({
+          request: Buffer.concat([
+            Buffer.from(
+              head(
+                route.method,
+                route.path,
+                { 'content-type': 'application/json', 'content-length': '1000', ...raw.credentials(route) },
+                raw.port,
+              ),
             ),
+            Buffer.from('{"a":"'),
+          ]),
+        }),
+        (route) => (mcpNotAllowed(route) ? { rpc: -32000 } : { code: 'request_timeout' }),
+      );
+      expect(stalled).toEqual([]);
+      const slow = await rawRequest(raw.port, '', {
+        parts: [
+          head(
+            'POST',
+            '/api/owner/session',
+            { 'content-type': 'application/json', 'content-length': '1000' },
+            raw.port,
           ),
-          Buffer.from('{"a":"'),
-        ]),
-      }),
-      (route) => (mcpNotAllowed(route) ? { rpc: -32000 } : { code: 'request_timeout' }),
-    );
-    expect(stalled).toEqual([]);
-    const slow = await rawRequest(raw.port, '', {
-      parts: [
+          '{"email":"',
+          // A client that never stops trickling (a byte every 150 ms for 150 s) is still cut off
+          // by the whole-request timeout, long before it runs out of bytes.
+          ...Array.from({ length: 990 }, () => 'a'),
+        ],
+        pauseMs: 150,
+        timeoutMs: 120_000,
+      });
+      expect(mismatch(slow, { code: 'request_timeout' }, 'POST')).toBeNull();
+      expect(slow.partsSent).toBeLessThan(991);
+      // Headers that never finish are cut off too.
+      const slowHead = await rawRequest(raw.port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1');
+      expect(mismatch(slowHead, { code: 'request_timeout' }, 'GET')).toBeNull();
+    });
+
+    it('refuses a body on GET, HEAD and DELETE rather than dropping it (405 on /mcp)', async () => {
+      const failures = await raw.sweep(
+        (route) => ['GET', 'HEAD', 'DELETE'].includes(route.method),
+        (route) => ({ request: raw.json(route, '{"all":true}') }),
+        (route) => (isMcp(route) ? { rpc: -32000 } : { code: 'invalid_input' }),
+      );
+      expect(failures).toEqual([]);
+      // DELETE /mcp naming JSON but sending nothing is the documented 405, not a parse error.
+      const bare = await rawRequest(
+        raw.port,
         head(
-          'POST',
-          '/api/owner/session',
-          { 'content-type': 'application/json', 'content-length': '1000' },
+          'DELETE',
+          '/mcp',
+          { 'content-type': 'application/json', authorization: `Bearer ${raw.token}` },
           raw.port,
         ),
-        ...'{"email":"'.split(''),
-      ],
-      pauseMs: 150,
+      );
+      expect(mismatch(bare, { rpc: -32000 }, 'DELETE')).toBeNull();
+      expect(bare.status).toBe(405);
+      expect(bare.headers.allow).toBe('POST');
     });
-    expect(mismatch(slow, { code: 'request_timeout' }, 'POST')).toBeNull();
-    expect(slow.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 1_000);
-    // Headers that never finish are cut off too.
-    const slowHead = await rawRequest(raw.port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1');
-    expect(mismatch(slowHead, { code: 'request_timeout' }, 'GET')).toBeNull();
-  });
 
-  it('refuses a body on GET, HEAD and DELETE rather than dropping it (405 on /mcp)', async () => {
-    const failures = await raw.sweep(
-      (route) => ['GET', 'HEAD', 'DELETE'].includes(route.method),
-      (route) => ({ request: raw.json(route, '{"all":true}') }),
-      (route) => (isMcp(route) ? { rpc: -32000 } : { code: 'invalid_input' }),
-    );
-    expect(failures).toEqual([]);
-    // DELETE /mcp naming JSON but sending nothing is the documented 405, not a parse error.
-    const bare = await rawRequest(
-      raw.port,
-      head(
-        'DELETE',
-        '/mcp',
-        { 'content-type': 'application/json', authorization: `Bearer ${raw.token}` },
-        raw.port,
-      ),
-    );
-    expect(mismatch(bare, { rpc: -32000 }, 'DELETE')).toBeNull();
-    expect(bare.status).toBe(405);
-    expect(bare.headers.allow).toBe('POST');
-  });
-
-  it('is still answering, and nothing any of these bodies sent changed a row', async () => {
-    expect((await rawRequest(raw.port, head('GET', '/healthz', {}, raw.port))).status).toBe(200);
-    await raw.unchanged();
-  });
-});
+    it('is still answering, and nothing any of these bodies sent changed a row', async () => {
+      expect((await rawRequest(raw.port, head('GET', '/healthz', {}, raw.port))).status).toBe(200);
+      await raw.unchanged();
+    });
+  },
+);

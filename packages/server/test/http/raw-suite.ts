@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '@diosc/protocol';
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { startTestServer, type TestDialect, type TestServer } from '@diosc/server/testing';
 import { expect } from 'vitest';
 import { ALL_NOTES, createConnection } from '../mcp/support.js';
 import { type RawAnswer, rawRequest, withBody } from './raw-client.js';
@@ -9,7 +9,15 @@ import { snapshot } from './snapshot.js';
 /** What one malformed request must get back: a code of ours, or a JSON-RPC error on `/mcp`. */
 export type Expected = { code: ErrorCode } | { rpc: number } | { status: number };
 
-export const REQUEST_TIMEOUT_MS = 600;
+/**
+ * The server's request and header timeouts. `long` for every sweep about what a request says (a
+ * loaded two-core machine must not turn a 413 into a 408); `short` for the suite about timeouts
+ * themselves, so a stalled request is cut off quickly.
+ */
+const TIMEOUTS = {
+  long: { requestTimeoutMs: 60_000, headersTimeoutMs: 60_000, timeoutCheckIntervalMs: 1_000 },
+  short: { requestTimeoutMs: 600, headersTimeoutMs: 500, timeoutCheckIntervalMs: 100 },
+} as const;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export const isMcp = (route: RouteEntry) => route.path === '/mcp';
@@ -55,16 +63,12 @@ export interface RawRequestSpec {
 }
 
 /**
- * The real server with short timeouts, a connection token (`/mcp` authenticates before it reads
+ * The real server with the given timeouts, a connection token (`/mcp` authenticates before it reads
  * a body, so the body checks can be reached), every route of Fastify's tree, and the rows as they
  * were — for suites that throw raw HTTP at all of it and then check nothing changed.
  */
-export async function startRawSuite() {
-  const server: TestServer = await startTestServer({
-    app: {
-      http: { requestTimeoutMs: REQUEST_TIMEOUT_MS, headersTimeoutMs: 500, timeoutCheckIntervalMs: 100 },
-    },
-  });
+export async function startRawSuite(dialect: TestDialect, timeouts: keyof typeof TIMEOUTS = 'long') {
+  const server: TestServer = await startTestServer({ dialect, app: { http: TIMEOUTS[timeouts] } });
   const port = Number(new URL(server.url).port);
   const { token } = await createConnection(server, [ALL_NOTES]);
   const routes = routesOf(server.app);

@@ -165,6 +165,7 @@ describeOnDialects('server tools and Consensus', () => {
       argsDigest: request.argsDigest,
     });
     expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ error: { code: 'not_found' } });
     expect(await rowCounts(server!.store)).toEqual({
       ...before,
       hub_visitor_sessions: before.hub_visitor_sessions! + 1,

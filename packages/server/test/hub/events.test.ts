@@ -57,7 +57,8 @@ describeOnDialects('the event stream', () => {
   });
 
   it('delivers an event this process was never told about (written by another instance) from the log', async () => {
-    server = await startHubServer();
+    // Only the fallback poll can find it (no bus, no signal), so it runs often here.
+    server = await startHubServer({ hub: { eventPollMs: 200 } });
     const { conversation, stream } = await server.visit();
     // Another instance's event log: same store, its own bus, so this process hears nothing.
     const elsewhere = createEventLog(server.store.db, { now: () => Date.now() }, createEventBus());

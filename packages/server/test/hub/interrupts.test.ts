@@ -50,6 +50,9 @@ describeOnDialects('interrupt answers', () => {
     expect(foreign.status).toBe(404);
     const unknown = await stranger.answer('tc_00000000-0000-0000-0000-000000000000', { result: 1 });
     expect(unknown.status).toBe(404);
+    // Someone else's request and one that never existed answer alike: no oracle for IDs.
+    expect(foreign.body).toMatchObject({ error: { code: 'not_found' } });
+    expect(foreign.body).toEqual(unknown.body);
     const counts = await rowCounts(server!.store);
     expect({ ...counts, hub_visitor_sessions: 0 }).toEqual({ ...before, hub_visitor_sessions: 0 });
     const call = await server!.store.db

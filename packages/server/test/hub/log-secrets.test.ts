@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { openTestStore, type TestStore } from '@diosc/server/testing';
+import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createAssistant } from '../../src/hub/assistants/assistant-admin.js';
@@ -12,9 +12,9 @@ afterEach(async () => {
   testStore = undefined;
 });
 
-describe('hub log lines and events', () => {
+describe.each(DIALECTS)('hub log lines and events ($name)', (dialect) => {
   it('carry no visitor token, provider key, identity secret or MCP token — even on refusals and failures', async () => {
-    testStore = await openTestStore();
+    testStore = await openTestStore(dialect);
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {

@@ -104,6 +104,7 @@ describeOnDialects('visitor sessions', () => {
       headers: { origin: server.pageOrigin, cookie: `token=${client.token}` },
     });
     expect(cookie.status).toBe(401);
+    expect(await cookie.json()).toMatchObject({ error: { code: 'unauthenticated' } });
     expect(await rowCounts(server.store)).toEqual(before);
 
     await server.store.db
@@ -134,7 +135,9 @@ describeOnDialects('visitor sessions', () => {
       },
     });
     expect(events.status).toBe(404);
-    expect(JSON.stringify(await events.json())).not.toContain('secret');
+    const missing = await events.json();
+    expect(missing).toMatchObject({ error: { code: 'not_found' } });
+    expect(JSON.stringify(missing)).not.toContain('secret');
     expect(
       (await mallory.request<{ conversations: unknown[] }>('GET', '/conversations')).body.conversations,
     ).toEqual([]);

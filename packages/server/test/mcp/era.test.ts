@@ -1,5 +1,5 @@
 import { catalogDescriptors } from '@diosc/protocol';
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection, parseResult, postMcp } from './support.js';
@@ -8,13 +8,13 @@ const MCP_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema
 const pick = (value: Record<string, unknown>) =>
   Object.fromEntries(MCP_FIELDS.map((key) => [key, value[key]]));
 
-describe('HTTP MCP on the 2026-07-28 revision', () => {
+describe.each(DIALECTS)('HTTP MCP on the 2026-07-28 revision ($name)', (dialect) => {
   let server: TestServer;
   let connection: { id: string; token: string; actor: string };
   let client: Client;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     connection = await createConnection(server, [
       { collection: 'notes', functions: ['items_list', 'item_read', 'item_write', 'item_delete'] },
     ]);
@@ -81,5 +81,6 @@ describe('HTTP MCP on the 2026-07-28 revision', () => {
       { 'mcp-protocol-version': '2026-07-28' },
     );
     expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthenticated' } });
   });
 });

@@ -1,12 +1,12 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollection } from '../../src/account/collections.js';
 import { connectClient, createConnection, parseResult, postMcp } from './support.js';
 
-describe('HTTP MCP exact grants', () => {
+describe.each(DIALECTS)('HTTP MCP exact grants ($name)', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
   });
   afterAll(() => server.close());
 
@@ -116,6 +116,7 @@ describe('HTTP MCP exact grants', () => {
     );
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toBe('Bearer realm="diosc", error="invalid_token"');
+    expect(await raw.json()).toMatchObject({ error: { code: 'unauthenticated' } });
     await client.close().catch(() => {});
   });
 

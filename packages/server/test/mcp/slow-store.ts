@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import type { TestServer } from '@diosc/server/testing';
 import type {
   KyselyPlugin,
   PluginTransformQueryArgs,
@@ -8,9 +6,6 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import type { CallerContext } from '../../src/account/caller.js';
-import { createAccountCore } from '../../src/account/core.js';
-import { openStore, type Store } from '../../src/store/dialect.js';
 
 interface Hold {
   table: string;
@@ -19,14 +14,17 @@ interface Hold {
   released: Promise<void>;
 }
 
+interface TableRef {
+  table?: { identifier?: { name?: string } };
+}
+
 /**
- * A database that can be made slow: a second connection to the test server's SQLite file whose
- * chosen statement holds its result until the test releases it. It stands in for a slow disk or
- * a busy database server, so a test can act while a call is at a known point. The account core
- * the server uses is rebuilt on it; the rest of the server keeps its own connection (WAL lets it
- * read meanwhile). The signals the core is given are recorded, so a test can wait for an abort.
+ * A database that can be made slow: a Kysely plugin for the account core's own connection
+ * (`startTestServer({ coreStorePlugins: [slow.plugin] })`) whose chosen statement holds its result
+ * until the test releases it. It stands in for a slow disk or a busy database server, so a test can
+ * act while a call is at a known point; the rest of the server reads on its own connection.
  */
-export async function useSlowStore(server: TestServer) {
+export function createSlowStatements() {
   let hold: Hold | undefined;
   const held = new WeakSet<object>();
   const plugin: KyselyPlugin = {
@@ -47,22 +45,10 @@ export async function useSlowStore(server: TestServer) {
       return args.result;
     },
   };
-  const base: Store = await openStore({ sqlitePath: join(server.dir, 'diosc.sqlite') });
-  const store: Store = { ...base, db: base.db.withPlugin(plugin) };
-  const core = createAccountCore({ store, clock: server.clock });
-  const signals: AbortSignal[] = [];
-  server.app.diosc.core = {
-    ...core,
-    execute(name: string, input: unknown, caller: CallerContext) {
-      if (caller.signal) signals.push(caller.signal);
-      return core.execute(name, input, caller);
-    },
-  } as typeof core;
 
   return {
-    core,
-    signals,
-    /** Holds the next matching statement's result; `hit` resolves once it has run. */
+    plugin,
+    /** Holds the next matching statement's result; `reached` resolves once it has run. */
     holdNext(kind: Hold['kind'], table: string) {
       let hit!: () => void;
       let release!: () => void;
@@ -75,10 +61,5 @@ export async function useSlowStore(server: TestServer) {
       hold = { kind, table, hit, released };
       return { reached, release };
     },
-    close: () => base.close(),
   };
-}
-
-interface TableRef {
-  table?: { identifier?: { name?: string } };
 }

@@ -1,6 +1,6 @@
 import { catalogDescriptors, descriptorsFor } from '@diosc/protocol';
 import { isValidOutput } from '@diosc/protocol/validators';
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exposedFunctions } from '../../src/connections/grant.js';
@@ -10,7 +10,7 @@ const MCP_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema
 const pick = (value: Record<string, unknown>) =>
   Object.fromEntries(MCP_FIELDS.map((key) => [key, value[key]]));
 
-describe('HTTP MCP tools', () => {
+describe.each(DIALECTS)('HTTP MCP tools ($name)', (dialect) => {
   let server: TestServer;
   let client: Client;
   let token: string;
@@ -21,7 +21,7 @@ describe('HTTP MCP tools', () => {
   ].map((entry) => ({ ...entry, functions: [...entry.functions] }));
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     ({ token } = await createConnection(server, grant));
     client = await connectClient(server, token);
   });
@@ -207,7 +207,7 @@ describe('HTTP MCP tools', () => {
 
     const notJsonRpc = await postMcp(server, { hello: 'world' }, auth);
     expect(notJsonRpc.status).toBe(400);
-    expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
 
     const unknownMethod = await postMcp(server, { jsonrpc: '2.0', id: 2, method: 'resources/destroy' }, auth);
     expect(await unknownMethod.json()).toMatchObject({ id: 2, error: { code: -32601 } });

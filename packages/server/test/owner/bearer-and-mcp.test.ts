@@ -1,15 +1,15 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callJson, type OwnerSession, signIn } from './owner-client.js';
 
 /** Credentials never cross entries: no bearer token on the owner API, no cookie on /mcp. */
-describe('credential separation', () => {
+describe.each(DIALECTS)('credential separation ($name)', (dialect) => {
   let server: TestServer;
   let owner: OwnerSession;
   let token: string;
   let connectionId: string;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     owner = await signIn(server.url);
     const created = await callJson<{ token: string; connection: { id: string } }>(
       server.url,
@@ -40,6 +40,7 @@ describe('credential separation', () => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(write.status).toBe(401);
+      expect(write.body).toMatchObject({ error: { code: 'unauthenticated' } });
     }
     const after = await rows();
     expect(after).toEqual(before);
@@ -70,6 +71,7 @@ describe('credential separation', () => {
       }),
     });
     expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthenticated' } });
     expect(await server.store.db.selectFrom('items').selectAll().orderBy('id').execute()).toEqual(before);
     expect(await server.store.db.selectFrom('usage').selectAll().execute()).toEqual(usageBefore);
   });

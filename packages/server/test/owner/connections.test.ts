@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/secrets.js';
 import { callJson, type OwnerSession, signIn } from './owner-client.js';
@@ -11,11 +11,11 @@ interface ConnectionView {
   tokenExpiresAt: string | null;
 }
 
-describe('connected apps, owner operations and activity', () => {
+describe.each(DIALECTS)('connected apps, owner operations and activity ($name)', (dialect) => {
   let server: TestServer;
   let owner: OwnerSession;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     owner = await signIn(server.url);
   });
   afterAll(() => server.close());
@@ -79,7 +79,7 @@ describe('connected apps, owner operations and activity', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.token).not.toBe(body.token);
     expect(await server.app.diosc.connections.findByToken(body.token)).toBeUndefined();
-    expect(await server.app.diosc.connections.findByToken(rotated.body.token)).toBeDefined();
+    expect(await server.app.diosc.connections.findByToken(rotated.body.token)).toMatchObject({ id });
     const revoked = await callJson<{ connection: ConnectionView }>(server.url, `/connections/${id}`, owner, {
       method: 'DELETE',
     });
@@ -107,7 +107,10 @@ describe('connected apps, owner operations and activity', () => {
   it('runs the owner’s own operations through the core with full authority, and logs them', async () => {
     const list = await callJson(server.url, '/operations/collections_list', owner, { body: {} });
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ replayed: false, result: { collections: expect.any(Array) } });
+    expect(list.body).toMatchObject({ replayed: false });
+    expect(
+      (list.body as { result: { collections: { id: string }[] } }).result.collections.map((c) => c.id),
+    ).toEqual(['drive', 'inbox', 'notes']);
     const input = {
       collection: 'notes',
       item: 'owner-note',

@@ -1,14 +1,14 @@
 import { Writable } from 'node:stream';
-import { OWNER_PASSWORD, openTestStore, type TestStore } from '@diosc/server/testing';
+import { DIALECTS, OWNER_PASSWORD, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 
-describe('log lines', () => {
+describe.each(DIALECTS)('log lines ($name)', (dialect) => {
   let testStore: TestStore;
   afterEach(() => testStore.close());
 
   it('carry no password, session ID, CSRF token or bearer token, even on refusals', async () => {
-    testStore = await openTestStore();
+    testStore = await openTestStore(dialect);
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {

@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@diosc/server/testing';
+import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Call, callJson, type OwnerSession, signIn } from './owner-client.js';
 
@@ -6,11 +6,11 @@ import { type Call, callJson, type OwnerSession, signIn } from './owner-client.j
  * Each refused request is a real mutation (enable browser access, create a connection, sign out)
  * with every credential right except the one under test; afterwards the rows are compared.
  */
-describe('mutation guard', () => {
+describe.each(DIALECTS)('mutation guard ($name)', (dialect) => {
   let server: TestServer;
   let owner: OwnerSession;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     owner = await signIn(server.url);
   });
   afterAll(() => server.close());
@@ -72,12 +72,15 @@ describe('mutation guard', () => {
   it('refuses a mutation with neither Origin nor Referer, and checks Referer when Origin is absent', async () => {
     await expectRefused({ origin: undefined }, 403, 'forbidden_origin');
     await expectRefused({ origin: undefined, referer: 'https://evil.example/page' }, 403, 'forbidden_origin');
+    const beforeReferer = await snapshot();
     const viaReferer = await callJson(server.url, '/browser-access', owner, {
       method: 'PUT',
       body: { selection: [{ collection: 'notes', functions: ['items_list'] }] },
       headers: { origin: undefined, referer: `${server.url}/portal/automation` },
     });
     expect(viaReferer.status).toBe(200);
+    // Accepted means done: the enablement is stored (the refusals above are not a broken route).
+    expect(await snapshot()).not.toEqual(beforeReferer);
     await callJson(server.url, '/browser-access', owner, { method: 'DELETE' });
   });
 
@@ -99,6 +102,7 @@ describe('mutation guard', () => {
       headers: { 'x-csrf-token': undefined },
     });
     expect(inBody.status).toBe(403);
+    expect(inBody.body).toMatchObject({ error: { code: 'csrf_failed' } });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -109,10 +113,12 @@ describe('mutation guard', () => {
     });
     expect(read.status).toBe(403);
     expect(read.body).toMatchObject({ error: { code: 'cross_site' } });
+    expect(JSON.stringify(read.body)).not.toContain('connections');
     const sameOrigin = await callJson(server.url, '/connections', owner, {
       headers: { 'sec-fetch-site': 'same-origin' },
     });
     expect(sameOrigin.status).toBe(200);
+    expect(sameOrigin.body).toMatchObject({ connections: expect.any(Array) });
   });
 
   it('refuses form and text bodies with 415', async () => {
@@ -132,6 +138,7 @@ describe('mutation guard', () => {
         headers: { 'content-type': type },
       });
       expect(refused.status).toBe(415);
+      expect(refused.body).toMatchObject({ error: { code: 'unsupported_media_type' } });
       expect(await snapshot()).toEqual(before);
     }
   });
@@ -144,6 +151,7 @@ describe('mutation guard', () => {
       body: new Uint8Array(Buffer.from('{"selection":[{"collection":"notes","functions":["items_list"]}]}')),
     });
     expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ error: { code: 'unsupported_media_type' } });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -155,10 +163,12 @@ describe('mutation guard', () => {
       headers: { origin: 'https://evil.example' },
     });
     expect(wrongOrigin.status).toBe(403);
+    expect(wrongOrigin.body).toMatchObject({ error: { code: 'forbidden_origin' } });
     const crossSite = await callJson(server.url, '/session', null, {
       body,
       headers: { 'sec-fetch-site': 'cross-site' },
     });
+    expect(crossSite.status).toBe(403);
     expect(crossSite.body).toMatchObject({ error: { code: 'cross_site' } });
     expect(await snapshot()).toEqual(before);
   });

@@ -194,6 +194,7 @@ for (const dialect of DIALECTS) {
         body: { email: 'owner@localhost', password: OWNER_PASSWORD },
       });
       expect(right.status).toBe(429);
+      expect(right.body).toMatchObject({ error: { code: 'rate_limited' } });
       expect(await sessionRows()).toHaveLength(0);
       // Another email from the same client has its own budget.
       expect((await attempt('someone@localhost')).status).toBe(401);
@@ -207,6 +208,7 @@ for (const dialect of DIALECTS) {
           body: { email: 'owner@localhost', password: 'wrong password' },
         });
         expect(wrong.status).toBe(401);
+        expect(wrong.body).toMatchObject({ error: { code: 'invalid_credentials' } });
       }
       // 21 attempts so far in this minute; the burst cap is 30.
       for (let i = 0; i < 9; i += 1) await signIn(server.url);
@@ -254,6 +256,8 @@ describe('session cookie over https', () => {
       payload: { email: 'owner@localhost', password: OWNER_PASSWORD },
     });
     expect(otherPort.statusCode).toBe(403);
+    expect(otherPort.json()).toMatchObject({ error: { code: 'forbidden_origin' } });
+    expect(otherPort.headers['set-cookie']).toBeUndefined();
     await app.close();
   });
 });

@@ -55,6 +55,8 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0003_hub',
       '0004_files',
       '0005_collection_sources',
+      '0006_rate_windows',
+      '0007_hub_model_usage',
     ]);
     await migrateToLatest(test.store.db as never);
     const again = await openStore({
@@ -72,6 +74,8 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0003_hub',
       '0004_files',
       '0005_collection_sources',
+      '0006_rate_windows',
+      '0007_hub_model_usage',
     ]);
   });
 

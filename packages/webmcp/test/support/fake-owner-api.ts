@@ -22,6 +22,22 @@ interface Gate {
   release(): void;
   answerDespiteAbort: boolean;
   promise: Promise<void>;
+  /** Resolves once the held call has arrived (the test can act while it is in flight). */
+  reached: Promise<void>;
+  /**
+   * Resolves once the held call's answer — a result, a refusal or the abort's rejection — has been
+   * handed back to the adapter: the last event that could make the adapter call again.
+   */
+  answered: Promise<void>;
+}
+
+/** A promise and the function that resolves it. */
+function signalled(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 /**
@@ -40,21 +56,35 @@ export class FakeOwnerApi implements OwnerBrowserApi {
   /** Code the next call of a method is refused with. */
   readonly refuseNext = new Map<Method, ErrorCode>();
   readonly calls: { method: Method; body: unknown }[] = [];
+  /** The signal each call was given, in call order (to see that an abort reached the transport). */
+  readonly signals: { method: Method; signal: AbortSignal | undefined }[] = [];
   /** Descriptors served in addition to the catalog's (e.g. a name the catalog does not have). */
   extraTools: ToolDescriptor[] = [];
   /** Collections whose provider source was disconnected: offered no more, every call answers `source_revoked`. */
   readonly disconnected = new Set<string>();
   /** The server's release gate: closed, every endpoint answers `feature_disabled`. */
   featureDisabled = false;
-  private readonly gates = new Map<Method, Gate>();
+  /**
+   * What a broken or hostile server does to the receipt `prepare` answers with (binding another
+   * input, say); the adapter must refuse it. Unset, the receipt binds the call as asked.
+   */
+  receiptAnswered: (receipt: ReviewReceipt) => ReviewReceipt = (receipt) => receipt;
+  private readonly gates = new Map<Method, Gate & { arrive(): void; finish(): void }>();
   private receiptCounter = 0;
 
   hold(method: Method, options: { answerDespiteAbort?: boolean } = {}): Gate {
-    let release!: () => void;
-    const promise = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const gate = { release, promise, answerDespiteAbort: options.answerDespiteAbort ?? false };
+    const released = signalled();
+    const reached = signalled();
+    const answered = signalled();
+    const gate: Gate & { arrive(): void; finish(): void } = {
+      release: released.resolve,
+      promise: released.promise,
+      answerDespiteAbort: options.answerDespiteAbort ?? false,
+      reached: reached.promise,
+      answered: answered.promise,
+      arrive: reached.resolve,
+      finish: answered.resolve,
+    };
     this.gates.set(method, gate);
     return gate;
   }
@@ -66,17 +96,28 @@ export class FakeOwnerApi implements OwnerBrowserApi {
   private async answer<T>(method: Method, body: unknown, signal: AbortSignal | undefined, produce: () => T) {
     if (signal?.aborted) throw signal.reason;
     this.calls.push({ method, body: structuredClone(body) });
+    this.signals.push({ method, signal });
     if (this.featureDisabled) throw new DioscError('feature_disabled');
     const gate = this.gates.get(method);
-    if (gate) {
-      this.gates.delete(method);
+    if (!gate) {
+      await Promise.resolve();
+      return this.respond(method, produce);
+    }
+    this.gates.delete(method);
+    gate.arrive();
+    try {
       await new Promise<void>((resolve, reject) => {
         if (!gate.answerDespiteAbort) signal?.addEventListener('abort', () => reject(signal.reason));
         void gate.promise.then(resolve);
       });
-    } else {
-      await Promise.resolve();
+      return this.respond(method, produce);
+    } finally {
+      // After the caller's continuation of this answer has run (a macrotask later).
+      setTimeout(gate.finish, 0);
     }
+  }
+
+  private respond<T>(method: Method, produce: () => T): T {
     const refusal = this.refuseNext.get(method);
     if (refusal) {
       this.refuseNext.delete(method);
@@ -172,7 +213,7 @@ export class FakeOwnerApi implements OwnerBrowserApi {
           after: { content: 'hello' },
         },
       };
-      return { receipt };
+      return { receipt: this.receiptAnswered(receipt) };
     });
   }
 

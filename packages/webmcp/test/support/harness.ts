@@ -79,7 +79,12 @@ export async function failure(promise: Promise<unknown>): Promise<DioscError> {
   throw new Error('expected a rejection, got a result');
 }
 
-/** Lets pending microtasks and zero-delay timers run. */
+/**
+ * Lets pending microtasks and zero-delay timers run. Enough to see everything the adapter does in
+ * answer to an event that has already fired: it sets no timers of its own (browser-safe.test.ts
+ * checks), so nothing it could do is scheduled later. To see that something does *not* happen, first
+ * fire (or await, `gate.answered`) the event that would cause it.
+ */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -2,7 +2,7 @@ import type { OperationInputs, OperationOutputs } from '@diosc/protocol';
 import type { CallerContext } from '../caller.js';
 import type { OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { SUMMARY_COLUMNS, toSummary } from '../item-view.js';
+import { toSummary } from '../item-view.js';
 
 /** One bounded page of a collection, newest change first (keyset pagination on updated_at, id). */
 export async function itemsList(
@@ -11,24 +11,15 @@ export async function itemsList(
   caller: CallerContext,
 ): Promise<OperationOutputs['items_list']> {
   const limit = input.limit ?? ctx.limits.defaultPageSize;
-  let query = ctx.db
-    .selectFrom('items')
-    .select(SUMMARY_COLUMNS)
-    .where('account_id', '=', caller.accountId)
-    .where('collection_id', '=', input.collection)
-    .orderBy('updated_at', 'desc')
-    .orderBy('id', 'asc')
-    .limit(limit + 1);
-  if (input.cursor) {
-    const [updatedAt, id] = decodeCursor<[number, string]>(input.cursor, ['number', 'string']);
-    query = query.where((eb) =>
-      eb.or([
-        eb('updated_at', '<', updatedAt),
-        eb.and([eb('updated_at', '=', updatedAt), eb('id', '>', id)]),
-      ]),
-    );
-  }
-  const rows = await query.execute();
+  // One row more than the page tells whether there is a next one.
+  const rows = input.cursor
+    ? await ctx.reads.pageAfter(
+        caller.accountId,
+        input.collection,
+        ...decodeCursor<[number, string]>(input.cursor, ['number', 'string']),
+        limit + 1,
+      )
+    : await ctx.reads.firstPage(caller.accountId, input.collection, limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {

@@ -1,4 +1,4 @@
-import { CLIENT_TOOL_NAME_PATTERN, COLLECTION_FUNCTIONS, DioscError, ID_PATTERN } from '@diosc/protocol';
+import { ASSISTANT_FIELD_SCHEMAS, DioscError, MCP_SERVER_NAME_PATTERN } from '@diosc/protocol';
 import { describeSchemaErrors } from '@diosc/protocol/validators';
 import { Ajv } from 'ajv';
 import {
@@ -7,80 +7,37 @@ import {
   DEFAULT_ASSISTANT_LIMITS,
   DEFAULT_FILES_PERMISSION,
   DEFAULT_GENERATE_FILE,
+  type ServerToolsConfig,
 } from './assistant-config.js';
 
-const SEVERITY = { enum: ['low', 'medium', 'high'] } as const;
-const ORIGIN = {
-  type: 'string',
-  pattern: '^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$',
-  maxLength: 256,
-} as const;
+const F = ASSISTANT_FIELD_SCHEMAS;
 
 /**
  * What an operator may write for an assistant (CLI flags, DIOSC_ASSISTANTS file). Everything but the
- * name is optional and defaulted; unknown fields are refused at every depth.
+ * name is optional and defaulted; unknown fields are refused at every depth. The fields are the
+ * protocol's (`ASSISTANT_FIELD_SCHEMAS`), shared with the owner API's bodies; only the secrets and
+ * the account's `connectionId` are written differently here.
  */
 const INPUT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 80 },
-    instructions: { type: 'string', maxLength: 20_000 },
-    model: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['provider'],
-      properties: {
-        provider: { enum: ['auto', 'scripted', 'openai', 'anthropic', 'openai-compatible'] },
-        id: { type: 'string', minLength: 1, maxLength: 128 },
-        baseUrl: { type: 'string', pattern: '^https?://', maxLength: 512 },
-      },
-    },
-    allowedOrigins: { type: 'array', maxItems: 32, uniqueItems: true, items: ORIGIN },
-    browserTools: {
-      type: 'array',
-      maxItems: 64,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'description', 'inputSchema'],
-        properties: {
-          name: { type: 'string', pattern: CLIENT_TOOL_NAME_PATTERN },
-          description: { type: 'string', minLength: 1, maxLength: 1024 },
-          inputSchema: { type: 'object' },
-        },
-      },
-    },
+    name: F.name,
+    instructions: F.instructions,
+    model: F.model,
+    allowedOrigins: F.allowedOrigins,
+    browserTools: F.browserTools,
     serverTools: {
       type: 'object',
       additionalProperties: false,
       properties: {
+        // `null` removes the catalog access (its app connection is then revoked).
         account: {
-          type: 'object',
+          type: ['object', 'null'],
           additionalProperties: false,
           required: ['grant'],
-          properties: {
-            grant: {
-              type: 'array',
-              maxItems: 100,
-              items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['collection', 'functions'],
-                properties: {
-                  collection: { type: 'string', pattern: ID_PATTERN },
-                  functions: {
-                    type: 'array',
-                    uniqueItems: true,
-                    minItems: 1,
-                    items: { enum: [...COLLECTION_FUNCTIONS] },
-                  },
-                },
-              },
-            },
-            connectionId: { type: 'string', maxLength: 64 },
-          },
+          properties: { grant: F.grant, connectionId: { type: 'string', maxLength: 64 } },
         },
         mcpServers: {
           type: 'array',
@@ -89,83 +46,27 @@ const INPUT_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             required: ['name', 'url'],
-            properties: {
-              name: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,31}$' },
-              url: { type: 'string', pattern: '^https?://', maxLength: 1024 },
-            },
+            properties: { name: F.mcpServerName, url: F.mcpServerUrl },
           },
         },
-        generateFile: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            enabled: { type: 'boolean' },
-            formats: {
-              type: 'array',
-              uniqueItems: true,
-              items: { enum: ['csv', 'md', 'txt', 'json', 'html', 'svg'] },
-            },
-            maxBytes: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024 },
-          },
-        },
-        consensus: {
-          type: 'object',
-          propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,127}$' },
-          additionalProperties: SEVERITY,
-        },
+        generateFile: F.generateFile,
+        consensus: F.consensus,
       },
     },
-    sitemap: {
-      type: 'array',
-      maxItems: 100,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['path', 'title'],
-        properties: {
-          path: { type: 'string', minLength: 1, maxLength: 512 },
-          title: { type: 'string', minLength: 1, maxLength: 200 },
-          description: { type: 'string', maxLength: 1000 },
-        },
-      },
-    },
-    files: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        enabled: { type: 'boolean' },
-        maxFileBytes: { type: 'integer', minimum: 1, maximum: 100 * 1024 * 1024 },
-        maxConversationBytes: { type: 'integer', minimum: 1, maximum: 1024 * 1024 * 1024 },
-        maxVisitorBytes: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024 * 1024 },
-        maxAssistantBytes: { type: 'integer', minimum: 1, maximum: 1024 * 1024 * 1024 * 1024 },
-        allowedTypes: {
-          type: 'array',
-          maxItems: 64,
-          items: { type: 'string', pattern: '^[a-z]+/[a-z0-9.+-]+$' },
-        },
-        retentionMs: { type: 'integer', minimum: 1_000, maximum: 3_650 * 86_400_000 },
-        inlineTextMaxBytes: { type: 'integer', minimum: 0, maximum: 1024 * 1024 },
-        modelImages: { enum: ['auto', 'always', 'never'] },
-      },
-    },
-    limits: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        maxStepsPerTurn: { type: 'integer', minimum: 1, maximum: 50 },
-        interruptTimeoutMs: { type: 'integer', minimum: 1_000, maximum: 3_600_000 },
-        consensusTimeoutMs: { type: 'integer', minimum: 1_000, maximum: 86_400_000 },
-        messagesPerMinute: { type: 'integer', minimum: 1, maximum: 1_000 },
-        sessionTtlMs: { type: 'integer', minimum: 60_000, maximum: 30 * 86_400_000 },
-      },
-    },
+    sitemap: F.sitemap,
+    files: F.files,
+    limits: F.limits,
     secrets: {
       type: 'object',
       additionalProperties: false,
       properties: {
-        providerKey: { type: 'string', minLength: 1, maxLength: 512 },
-        identitySecret: { type: 'string', minLength: 32, maxLength: 512 },
-        mcpTokens: { type: 'object', additionalProperties: { type: 'string', maxLength: 4096 } },
+        providerKey: F.providerKey,
+        identitySecret: F.identitySecret,
+        mcpTokens: {
+          type: 'object',
+          propertyNames: { pattern: MCP_SERVER_NAME_PATTERN },
+          additionalProperties: { type: 'string', maxLength: 4096 },
+        },
       },
     },
   },
@@ -185,7 +86,11 @@ export function parseAssistantInput(
 ): { config: AssistantConfig; secrets?: AssistantSecrets } {
   if (!validate(input))
     throw new DioscError('invalid_input', describeSchemaErrors(validate.errors, 'assistant'));
-  const value = input as AssistantInput & { serverTools?: Partial<AssistantConfig['serverTools']> };
+  const value = input as AssistantInput & {
+    serverTools?: Partial<Omit<ServerToolsConfig, 'account'>> & {
+      account?: ServerToolsConfig['account'] | null;
+    };
+  };
   const previous = base;
   const config: AssistantConfig = {
     name: value.name,
@@ -197,7 +102,7 @@ export function parseAssistantInput(
     allowedOrigins: value.allowedOrigins ?? previous?.allowedOrigins ?? [],
     browserTools: value.browserTools ?? previous?.browserTools ?? [],
     serverTools: {
-      account: value.serverTools?.account ?? previous?.serverTools.account,
+      account: accountOf(value.serverTools?.account, previous?.serverTools.account),
       mcpServers: value.serverTools?.mcpServers ?? previous?.serverTools.mcpServers ?? [],
       generateFile: {
         ...DEFAULT_GENERATE_FILE,
@@ -212,6 +117,20 @@ export function parseAssistantInput(
   };
   if (config.serverTools.account === undefined) delete config.serverTools.account;
   return { config, secrets: value.secrets };
+}
+
+/**
+ * The account section after a write: `null` removes it, a new grant keeps the app connection that
+ * already carries the old one (so a change of grant is a change of that connection's grant).
+ */
+function accountOf(
+  given: ServerToolsConfig['account'] | null | undefined,
+  previous: ServerToolsConfig['account'],
+): ServerToolsConfig['account'] {
+  if (given === null) return undefined;
+  if (given === undefined) return previous;
+  const connectionId = given.connectionId ?? previous?.connectionId;
+  return { grant: given.grant, ...(connectionId ? { connectionId } : {}) };
 }
 
 function defaultModelId(provider: AssistantConfig['model']['provider']): string {

@@ -37,12 +37,68 @@ function toRecord(row: HubAssistantsTable): AssistantRecord {
   };
 }
 
-function checkConfig(config: AssistantConfig): void {
+/** What every saved configuration must satisfy beyond its schema (the tools preview checks drafts with it too). */
+export function checkAssistantConfig(config: AssistantConfig): void {
   validateRoutes(config.sitemap);
   for (const tool of config.browserTools) compileToolSchema(tool.inputSchema);
   const names = config.browserTools.map((tool) => tool.name);
   if (new Set(names).size !== names.length)
     throw new DioscError('invalid_input', 'Two browser tools have the same name.');
+  for (const origin of config.allowedOrigins) {
+    // A browser sends the origin in its serialized form; anything else could never match.
+    let serialized: string | undefined;
+    try {
+      serialized = new URL(origin).origin;
+    } catch {
+      serialized = undefined;
+    }
+    if (serialized !== origin)
+      throw new DioscError(
+        'invalid_input',
+        serialized
+          ? `The origin ${JSON.stringify(origin.slice(0, 100))} is not exact; write it as ${serialized}.`
+          : `The origin ${JSON.stringify(origin.slice(0, 100))} is not a valid origin.`,
+      );
+  }
+  const servers = config.serverTools.mcpServers.map((server) => server.name);
+  if (new Set(servers).size !== servers.length)
+    throw new DioscError('invalid_input', 'Two MCP servers have the same name.');
+}
+
+/** A change to the secrets: a string sets or replaces, `null` clears, absent keeps. */
+export interface SecretsPatch {
+  providerKey?: string | null;
+  identitySecret?: string | null;
+  mcpTokens?: Record<string, string | null>;
+}
+
+function mergePatches(
+  a: AssistantSecrets | undefined,
+  b: SecretsPatch | undefined,
+): SecretsPatch | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return { ...a, ...b, mcpTokens: { ...a.mcpTokens, ...b.mcpTokens } };
+}
+
+/** The secrets after a patch, with MCP tokens only for the servers still listed. */
+export function applySecretsPatch(
+  current: AssistantSecrets,
+  patch: SecretsPatch,
+  mcpServers: readonly string[],
+): AssistantSecrets {
+  const next: AssistantSecrets = {};
+  for (const key of ['providerKey', 'identitySecret'] as const) {
+    const value = patch[key] === undefined ? current[key] : patch[key];
+    if (typeof value === 'string') next[key] = value;
+  }
+  const tokens: Record<string, string> = {};
+  for (const name of mcpServers) {
+    const value = patch.mcpTokens?.[name] === undefined ? current.mcpTokens?.[name] : patch.mcpTokens[name];
+    if (typeof value === 'string') tokens[name] = value;
+  }
+  if (Object.keys(tokens).length > 0) next.mcpTokens = tokens;
+  return next;
 }
 
 const ORIGIN_CACHE_MS = 5_000;
@@ -65,16 +121,43 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
     return row;
   }
 
-  function seal(secrets: AssistantSecrets | undefined, previous: string | null): string | null {
-    if (!secrets) return previous;
-    const merged = { ...(previous ? (JSON.parse(box.open(previous)) as AssistantSecrets) : {}), ...secrets };
-    return box.seal(JSON.stringify(merged));
+  /**
+   * The sealed secrets after a change: a string sets or replaces a value, `null` clears it, an
+   * absent key keeps it. Tokens of MCP servers the assistant no longer lists are dropped.
+   */
+  function seal(
+    patch: SecretsPatch | undefined,
+    previous: string | null,
+    config: AssistantConfig,
+  ): string | null {
+    const current = previous ? (JSON.parse(box.open(previous)) as AssistantSecrets) : {};
+    const next = applySecretsPatch(
+      current,
+      patch ?? {},
+      config.serverTools.mcpServers.map((server) => server.name),
+    );
+    if (Object.keys(next).length === 0) return null;
+    if (!patch && previous && JSON.stringify(next) === JSON.stringify(current)) return previous;
+    return box.seal(JSON.stringify(next));
+  }
+
+  async function refuseNameClash(accountId: string, name: string): Promise<void> {
+    const clash = await db
+      .selectFrom('hub_assistants')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (clash)
+      throw new DioscError('invalid_input', `An assistant named "${name.slice(0, 80)}" already exists.`);
   }
 
   return {
-    async create(accountId: string, input: unknown): Promise<AssistantRecord> {
-      const { config, secrets } = parseAssistantInput(input);
-      checkConfig(config);
+    async create(accountId: string, input: unknown, patch?: SecretsPatch): Promise<AssistantRecord> {
+      const parsed = parseAssistantInput(input);
+      const { config } = parsed;
+      const secrets = mergePatches(parsed.secrets, patch);
+      checkAssistantConfig(config);
       const now = clock.now();
       const row: HubAssistantsTable = {
         id: `ast_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
@@ -82,33 +165,35 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
         name: config.name,
         publishable_key: `pk_${randomSecret(18)}`,
         config_json: JSON.stringify(config),
-        secrets_enc: seal(secrets, null),
+        secrets_enc: seal(secrets, null, config),
         created_at: now,
         updated_at: now,
       };
-      const clash = await db
-        .selectFrom('hub_assistants')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('name', '=', config.name)
-        .executeTakeFirst();
-      if (clash) throw new DioscError('invalid_input', `An assistant named "${config.name}" already exists.`);
+      await refuseNameClash(accountId, config.name);
       await db.insertInto('hub_assistants').values(row).execute();
       origins = undefined;
       return toRecord(row);
     },
 
     /** Changes the given fields; the rest keeps its value. Secrets merge by key. */
-    async update(accountId: string, idOrName: string, input: unknown): Promise<AssistantRecord> {
+    async update(
+      accountId: string,
+      idOrName: string,
+      input: unknown,
+      secretsPatch?: SecretsPatch,
+    ): Promise<AssistantRecord> {
       const row = await requireOwned(accountId, idOrName);
       const current = JSON.parse(row.config_json) as AssistantConfig;
       const patch = { name: current.name, ...(input as object) };
-      const { config, secrets } = parseAssistantInput(patch, current);
-      checkConfig(config);
+      const parsed = parseAssistantInput(patch, current);
+      const { config } = parsed;
+      const secrets = mergePatches(parsed.secrets, secretsPatch);
+      if (config.name !== current.name) await refuseNameClash(accountId, config.name);
+      checkAssistantConfig(config);
       const updated = {
         name: config.name,
         config_json: JSON.stringify(config),
-        secrets_enc: seal(secrets, row.secrets_enc),
+        secrets_enc: seal(secrets, row.secrets_enc, config),
         updated_at: clock.now(),
       };
       await db.updateTable('hub_assistants').set(updated).where('id', '=', row.id).execute();

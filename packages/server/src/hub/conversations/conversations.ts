@@ -21,6 +21,8 @@ export interface StoredMessage {
   createdAt: number;
 }
 
+/** The ids `create` makes; anything else names no conversation. */
+const CONVERSATION_ID = /^cnv_[0-9a-f-]{36}$/;
 const APPEND_ATTEMPTS = 8;
 
 function isUniqueViolation(error: unknown): boolean {
@@ -51,6 +53,9 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
      * conversation answers exactly like one that does not exist.
      */
     async requireOwned(id: string, owner: { assistantId: string; visitorId: string }) {
+      // Only an id of ours reaches the store: PostgreSQL refuses text with NUL in it (a 500 the
+      // hub fuzz found with `/conversations/a%00b`), and nothing else can name a conversation.
+      if (!CONVERSATION_ID.test(id)) throw new DioscError('not_found', 'There is no such conversation.');
       const row = await db
         .selectFrom('hub_conversations')
         .selectAll()
@@ -154,6 +159,11 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
           if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
         }
       }
+    },
+
+    /** Deletes the conversation; its messages, turns, tool calls and events cascade with it. */
+    async remove(id: string): Promise<void> {
+      await db.deleteFrom('hub_conversations').where('id', '=', id).execute();
     },
 
     async messages(conversationId: string): Promise<StoredMessage[]> {

@@ -2,6 +2,7 @@ import type { HubEvent, HubEventBody } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../store/schema.js';
+import type { HubSignals } from '../cluster/hub-signal.js';
 import type { EventBus } from './event-bus.js';
 
 const APPEND_ATTEMPTS = 8;
@@ -14,9 +15,10 @@ function isUniqueViolation(error: unknown): boolean {
 /**
  * The conversation's append-only event log; this module owns `hub_events`. Ids increase by one per
  * conversation, assigned by the insert itself (`max(id) + 1`), so two appenders — even on two
- * instances — never share an id: the loser of a race hits the primary key and tries again.
+ * instances — never share an id: the loser of a race hits the primary key and tries again. Each
+ * append wakes this process's streams (the bus, with the event) and the other instances' (a signal).
  */
-export function createEventLog(db: Kysely<Database>, clock: Clock, bus: EventBus) {
+export function createEventLog(db: Kysely<Database>, clock: Clock, bus: EventBus, signals?: HubSignals) {
   function toEvent(row: { id: number; data_json: string; created_at: number }): HubEvent {
     const body = JSON.parse(row.data_json) as HubEventBody;
     return { ...body, id: Number(row.id), at: new Date(Number(row.created_at)).toISOString() } as HubEvent;
@@ -47,6 +49,7 @@ export function createEventLog(db: Kysely<Database>, clock: Clock, bus: EventBus
             .executeTakeFirstOrThrow();
           const event = toEvent({ id: row.id, data_json: data, created_at: now });
           bus.publish(conversationId, event);
+          signals?.send({ kind: 'events', conversationId });
           return event;
         } catch (error) {
           if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;

@@ -2,8 +2,6 @@ import { DioscError, type HubEvent } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HubServices } from '../hub-services.js';
 
-const LOG_POLL_MS = 2_000;
-
 function resumePoint(header: string | null, query: unknown): number {
   const raw = header ?? (query as { after?: string } | undefined)?.after ?? '0';
   if (!/^\d{1,12}$/.test(raw)) throw new DioscError('invalid_input', 'Last-Event-ID must be an event id.');
@@ -37,15 +35,17 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         let pending = true;
         const heard: HubEvent[] = [];
         const unsubscribe = hub.bus.subscribe(conversation.id, (event) => {
-          heard.push(event);
+          // No event: another instance appended (its signal), or signals were lost — read the log.
+          if (event) heard.push(event);
+          else pending = true;
           wake?.();
         });
-        // Wake-ups come from this process's bus; a poll of the log covers any this process never
-        // hears (another instance wrote the event), so the stream never depends on a notification.
+        // A poll of the log covers what no signal announced (a dropped `NOTIFY`, two processes on
+        // one SQLite file), so the stream never depends on a notification.
         const poll = setInterval(() => {
           pending = true;
           wake?.();
-        }, LOG_POLL_MS);
+        }, hub.eventPollMs);
         poll.unref();
         let open = true;
         reply.sse.onClose(() => {

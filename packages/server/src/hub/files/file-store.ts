@@ -123,6 +123,15 @@ export function createFileStore(db: Kysely<Database>, clock: Clock) {
       await db.deleteFrom('hub_files').where('id', '=', fileId).execute();
     },
 
+    /** Removes every file of a conversation (its chunks cascade with each row); answers how many. */
+    async removeConversation(conversationId: string): Promise<number> {
+      const result = await db
+        .deleteFrom('hub_files')
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async find(fileId: string): Promise<HubFilesTable | undefined> {
       if (!/^fil_[0-9a-f-]{36}$/.test(fileId)) return undefined;
       return db.selectFrom('hub_files').selectAll().where('id', '=', fileId).executeTakeFirst();

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { HubFilesTable } from '../../store/files-schema.js';
 import type { Database } from '../../store/schema.js';
+import type { HubHold } from '../hub-hold.js';
 import { descriptorOf } from './file-descriptor.js';
 import { pruneFiles } from './file-pruner.js';
 import { createFileStore } from './file-store.js';
@@ -12,15 +13,16 @@ import { type WriteFileInput, writeFile } from './write-file.js';
  * The hub's files, built once per app: the store, the streaming writer, and the checks the routes
  * and the turn runner make before a file reaches a message or the model.
  */
-export function createHubFiles(db: Kysely<Database>, clock: Clock) {
+export function createHubFiles(db: Kysely<Database>, clock: Clock, hold?: HubHold) {
   const store = createFileStore(db, clock);
   const live = (row: HubFilesTable | undefined): row is HubFilesTable =>
     row !== undefined && row.status === 'complete' && Number(row.expires_at) > clock.now();
 
   return {
     store,
-    write: (input: WriteFileInput) => writeFile(store, clock, input),
+    write: (input: WriteFileInput) => writeFile(store, clock, input, hold),
     prune: () => pruneFiles(db, clock),
+    removeConversation: (conversationId: string) => store.removeConversation(conversationId),
     /** The complete, unexpired file, for readers that already checked who is asking. */
     async live(fileId: string): Promise<HubFilesTable | undefined> {
       const row = await store.find(fileId);

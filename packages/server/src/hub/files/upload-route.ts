@@ -49,7 +49,7 @@ export function uploadRoute(hub: HubServices): FastifyPluginAsync {
           throw new DioscError('file_too_large', `The file is over the ${permission.maxFileBytes}-byte cap.`);
 
         // busboy stops a part one byte past the cap; the writer refuses it at that byte.
-        const part = await request.file({ limits: { fileSize: permission.maxFileBytes + 1 } });
+        const part = await firstPart(request, permission.maxFileBytes + 1);
         if (part?.fieldname !== FILE_UPLOAD_PARTS.file)
           throw new DioscError('invalid_input', 'The upload needs one file part named "file".');
         const interruptId = fieldText(part.fields[FILE_UPLOAD_PARTS.interruptId]);
@@ -75,6 +75,28 @@ export function uploadRoute(hub: HubServices): FastifyPluginAsync {
       },
     );
   };
+}
+
+/**
+ * The upload's first file part. busboy rejects framing it cannot read before any part (no
+ * boundary line, a body cut off in the headers) with a plain `Error`; that is the sender's fault,
+ * not the server's, so it is `invalid_input` like a body cut off inside the part.
+ */
+async function firstPart(request: FastifyRequest, fileSize: number) {
+  try {
+    return await request.file({ limits: { fileSize } });
+  } catch (error) {
+    if (DioscError.isInstance(error) || hasStatus(error)) throw error;
+    throw new DioscError('invalid_input', 'The upload was cut off or is not valid multipart data.', {
+      cause: error,
+    });
+  }
+}
+
+/** @fastify/multipart's own errors (too many parts, fields, files) carry a 4xx the error reply maps. */
+function hasStatus(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 function fieldText(field: Multipart | Multipart[] | undefined): string | undefined {

@@ -3,6 +3,7 @@ import { DioscError } from '@diosc/protocol';
 import type { Clock } from '../../clock.js';
 import type { HubFilesTable } from '../../store/files-schema.js';
 import type { FilesPermission } from '../assistants/assistant-config.js';
+import type { HubHold } from '../hub-hold.js';
 import { isTextType } from './file-formats.js';
 import { CHUNK_BYTES, type FileStore } from './file-store.js';
 import { originalName, safeFilename } from './safe-filename.js';
@@ -36,6 +37,7 @@ export async function writeFile(
   store: FileStore,
   clock: Clock,
   input: WriteFileInput,
+  hold?: HubHold,
 ): Promise<HubFilesTable> {
   const { owner, permission } = input;
   const scope = {
@@ -79,7 +81,9 @@ export async function writeFile(
       });
     }
     text?.push(data);
-    await store.writeChunk(fileId!, seq++, data);
+    await store.writeChunk(fileId!, seq, data);
+    await hold?.({ at: 'file.chunk', fileId: fileId!, seq });
+    seq++;
   };
 
   try {

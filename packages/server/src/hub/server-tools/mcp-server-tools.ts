@@ -1,6 +1,7 @@
 import { DioscError } from '@diosc/protocol';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
+import { safeProviderError } from '../model/safe-provider-error.js';
 import type { ServerTool, ServerToolSet } from './server-tool.js';
 
 const MAX_TOOLS_PER_SERVER = 64;
@@ -36,6 +37,7 @@ export async function connectMcpServers(
 ): Promise<ServerToolSet> {
   const clients: Client[] = [];
   const tools: ServerTool[] = [];
+  const failures: { server: string; message: string }[] = [];
   for (const server of servers) {
     const token = tokens[server.name];
     const client = new Client({ name: 'diosc-hub', version: '0.1.0' });
@@ -68,11 +70,13 @@ export async function connectMcpServers(
     } catch (error) {
       // The reason goes to the log without the URL's query or any header; the model simply lacks these tools.
       log.warn({ server: server.name, err: (error as Error)?.message }, 'MCP server unavailable');
+      failures.push({ server: server.name, message: safeProviderError(error, [token]) });
       await client.close().catch(() => undefined);
     }
   }
   return {
     tools,
+    failures,
     async close() {
       await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
     },

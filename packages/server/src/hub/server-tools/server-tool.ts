@@ -28,5 +28,7 @@ export interface ServerToolContext {
 /** The server tools of one assistant, loaded once per turn run (MCP servers are listed then). */
 export interface ServerToolSet {
   tools: ServerTool[];
+  /** External MCP servers that could not be listed, with a safe reason (the owner's tools preview). */
+  failures?: { server: string; message: string }[];
   close(): Promise<void>;
 }

@@ -3,7 +3,9 @@
  * The path must be a same-origin relative URL a browser cannot read any other way: an allowlist of
  * URL characters (so no whitespace, control, backslash or non-ASCII character that a URL parser
  * strips or rewrites), one leading `/`, and no segment that decodes — once or repeatedly — to a
- * `/`, `\`, `.`/`..`, a control character or a `scheme:`.
+ * `/`, `\`, `.`/`..`, a control character or a `scheme:`, and no `%XX` escapes that are not UTF-8
+ * (`/products/%A0`): a router would decode them to U+FFFD, to Latin-1 or not at all, so which
+ * page that is depends on the router.
  *
  * A query and a fragment are allowed (search pages, anchors); only the path part must match a
  * route. Their decoded text must not carry a second URL (`//host`, `scheme:` at the start of a
@@ -18,6 +20,7 @@ const URL_CHARACTERS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/?#]*$/;
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 const CONTROL_OR_SPACE = /[\s\p{Cc}\p{Cf}]/u;
 const SCHEME_START = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const HEX_ESCAPE = /%[0-9A-Fa-f]{2}/;
 const MAX_DECODES = 3;
 
 export function splitNavigationPath(path: unknown): SplitPath {
@@ -46,7 +49,8 @@ export function splitNavigationPath(path: unknown): SplitPath {
   for (const segment of raw) {
     if (segment === '') return refuse('has an empty segment (//)');
     const decoded = decodeFully(segment);
-    if (decoded === undefined) return refuse('is percent-encoded too many times');
+    if (decoded === 'too-deep') return refuse('is percent-encoded too many times');
+    if (decoded === 'not-utf8') return refuse('has % escapes that are not UTF-8 text');
     for (const form of decoded) {
       if (form.includes('/') || form.includes('\\')) return refuse('encodes a / or \\ inside a segment');
       if (CONTROL_OR_SPACE.test(form)) return refuse('encodes whitespace or control characters');
@@ -57,7 +61,9 @@ export function splitNavigationPath(path: unknown): SplitPath {
   }
   for (const part of [query, fragment]) {
     const decoded = decodeFully(part.replaceAll('+', ' '));
-    if (decoded === undefined) return refuse('has a query or fragment percent-encoded too many times');
+    if (decoded === 'too-deep') return refuse('has a query or fragment percent-encoded too many times');
+    if (decoded === 'not-utf8')
+      return refuse('has % escapes in its query or fragment that are not UTF-8 text');
     for (const form of decoded) {
       if (form.includes('\\') || form.includes('//'))
         return refuse('has a query or fragment that holds a URL');
@@ -72,9 +78,10 @@ export function splitNavigationPath(path: unknown): SplitPath {
 
 /**
  * Every form a router might see: the raw text, then each successive percent-decoding until it
- * stops changing (or is no longer valid escaping). More than `MAX_DECODES` rounds is refused.
+ * stops changing (or is no longer valid escaping). More than `MAX_DECODES` rounds is refused, and
+ * so is a form whose `%XX` escapes are bytes that are not UTF-8.
  */
-function decodeFully(text: string): string[] | undefined {
+function decodeFully(text: string): string[] | 'too-deep' | 'not-utf8' {
   const forms = [text];
   let current = text;
   for (let round = 0; round < MAX_DECODES; round++) {
@@ -82,13 +89,15 @@ function decodeFully(text: string): string[] | undefined {
     try {
       next = decodeURIComponent(current);
     } catch {
-      return forms; // e.g. "100%" after one decoding: nothing further to decode
+      // A lone `%` ("100%" after one decoding) is text with nothing further to decode; a `%XX`
+      // that still fails is a byte sequence that is not UTF-8.
+      return HEX_ESCAPE.test(current) ? 'not-utf8' : forms;
     }
     if (next === current) return forms;
     forms.push(next);
     current = next;
   }
-  return current.includes('%') && /%[0-9A-Fa-f]{2}/.test(current) ? undefined : forms;
+  return HEX_ESCAPE.test(current) ? 'too-deep' : forms;
 }
 
 function refuse(reason: string): SplitPath {

@@ -7,8 +7,8 @@ import { turnView } from './turns.js';
 
 /**
  * Cancels a running or waiting turn: its pending interrupts and approval requests are closed (a
- * late answer is `interrupt_not_pending`), a model call in progress here is aborted, and the
- * conversation takes messages again.
+ * late answer is `interrupt_not_pending`), a model call in progress (here or on another instance)
+ * is aborted, and the conversation takes messages again.
  */
 export async function cancelTurn(
   hub: HubServices,
@@ -21,19 +21,33 @@ export async function cancelTurn(
   await hub.conversations.requireOwned(turn.conversationId, session).catch(() => {
     throw new DioscError('not_found', 'There is no such turn.');
   });
-  if (!(await hub.turns.transition(turn.id, ['running', 'waiting'], 'cancelled'))) {
+  if (!(await stopTurn(hub, runner, turn, 'The visitor cancelled the turn.'))) {
     throw new DioscError('turn_not_active');
   }
+  return turnView({ ...turn, status: 'cancelled' });
+}
+
+/**
+ * Moves a running or waiting turn to `cancelled` and closes what it waits on; false when it had
+ * already ended. Used by the visitor's cancel and by the owner deleting the conversation.
+ */
+export async function stopTurn(
+  hub: HubServices,
+  runner: TurnRunner,
+  turn: { id: string; conversationId: string },
+  why: string,
+): Promise<boolean> {
+  if (!(await hub.turns.transition(turn.id, ['running', 'waiting'], 'cancelled'))) return false;
   runner.abort(turn.id);
+  // The step may be running on another instance: it aborts its model call there.
+  hub.signals.send({ kind: 'cancel', turnId: turn.id });
   for (const status of ['interrupt', 'consensus'] as const) {
     for (const call of await hub.toolCalls.pendingOfTurn(turn.id, status)) {
-      await hub.toolCalls.transition(call.id, status, 'done', {
-        output: errorOutput('cancelled', 'The visitor cancelled the turn.'),
-      });
+      await hub.toolCalls.transition(call.id, status, 'done', { output: errorOutput('cancelled', why) });
     }
   }
   await hub.conversations.releaseTurn(turn.conversationId, turn.id);
   await hub.releaseServerTools(turn.id);
   await hub.events.append(turn.conversationId, { type: 'turn.cancelled', turnId: turn.id });
-  return turnView({ ...turn, status: 'cancelled' });
+  return true;
 }

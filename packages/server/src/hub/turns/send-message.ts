@@ -29,10 +29,7 @@ export async function sendMessage(
     throw new DioscError('invalid_input', 'A message needs text or an attachment.');
   const registry = body.registry ?? { tools: [], intents: [] };
   const turnId = `trn_${randomUUID()}`;
-  const title =
-    conversation.title === 'New conversation' && body.text.trim()
-      ? body.text.trim().slice(0, TITLE_CHARS)
-      : undefined;
+  const title = conversation.title === 'New conversation' ? titleOf(body.text) : undefined;
   const message = await hub.transaction(async (tx) => {
     await tx.conversations.claimTurn(conversation.id, turnId, title);
     await tx.turns.create(conversation.id, registry, turnId);
@@ -46,4 +43,14 @@ export async function sendMessage(
   await hub.events.append(conversation.id, { type: 'turn.started', turnId, messageId: message.id });
   runner.schedule(turnId);
   return { turnId, messageId: message.id };
+}
+
+/**
+ * A conversation's title from its first message: one line of plain text. Control and format
+ * characters become spaces — a title is shown as a label, and PostgreSQL refuses NUL in text (a
+ * message holding one answered 500 there).
+ */
+function titleOf(text: string): string | undefined {
+  const line = text.replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ').trim();
+  return line ? line.slice(0, TITLE_CHARS) : undefined;
 }

@@ -15,8 +15,6 @@ import { buildPrompt, systemPrompt } from './prompt.js';
 import type { ToolCallRecord, ToolOutput } from './tool-calls.js';
 import type { TurnRecord } from './turns.js';
 
-const LEASE_MS = 60_000;
-
 /**
  * Runs turns one model step at a time. Everything a waiting turn needs is in the store, so the
  * runner can stop between any two steps — a restart, another instance — and `schedule(turnId)`
@@ -24,6 +22,7 @@ const LEASE_MS = 60_000;
  */
 export function createTurnRunner(hub: HubServices) {
   const instance = `run_${randomUUID()}`;
+  const LEASE_MS = hub.turnLeaseMs;
   const active = new Map<string, { again: boolean; abort: AbortController; done: Promise<void> }>();
   let closing = false;
 
@@ -73,6 +72,11 @@ export function createTurnRunner(hub: HubServices) {
       clearInterval(renew);
       await hub.turns.releaseLease(turnId, instance);
     }
+    // Still `running` with nobody holding it: an answer that came in on another instance while this
+    // one held the lease (its runner was refused). Tell the others; the lease decides who takes it.
+    if (!closing && !signal.aborted && (await hub.turns.get(turnId))?.status === 'running') {
+      hub.signals.send({ kind: 'runnable', turnId });
+    }
   }
 
   async function advance(turnId: string, signal: AbortSignal): Promise<void> {
@@ -80,14 +84,17 @@ export function createTurnRunner(hub: HubServices) {
     const conversation = first && (await hub.conversations.find(first.conversationId));
     // The assistant is read once per run: a change applies from the turn's next run.
     const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-    if (!conversation || !assistant) return;
+    if (!first) return;
+    // Failed, not left running: a turn nobody can run would be picked up again and again.
+    if (!conversation || !assistant)
+      throw new DioscError('not_found', 'The assistant of this conversation no longer exists.');
     for (let turn: TurnRecord | undefined = first; ; turn = await hub.turns.get(turnId)) {
       if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return;
 
       // Server calls of the step run while the page and the visitor are still deciding theirs.
       for (const call of await hub.toolCalls.forStep(turn.id, turn.step)) {
         if (call.status === 'ready') await runServerCall(assistant, conversation.visitor_id, call, signal);
-        if (call.status === 'running') await abandonInterrupted(call);
+        if (call.status === 'running') await abandonInterrupted(call, turn.conversationId);
       }
       const calls = await hub.toolCalls.forStep(turn.id, turn.step);
       if (calls.some(isPending)) {
@@ -151,6 +158,7 @@ export function createTurnRunner(hub: HubServices) {
       signal,
       onDelta: async (delta) => {
         await emit(conversationId, { type: 'text.delta', turnId, delta });
+        await hub.hold?.({ at: 'model.delta', turnId, step });
       },
     });
     const now = hub.clock.now();
@@ -179,7 +187,12 @@ export function createTurnRunner(hub: HubServices) {
         await tx.turns.transition(turnId, ['running'], 'waiting');
       }
     });
-    hub.usage?.recordModelStep(assistant, outcome.usage);
+    // Usage is a record, not a part of the turn: failing to write it does not fail the turn.
+    await hub.modelUsage
+      .record({ assistantId: assistant.id, conversationId, turnId, ...outcome.usage })
+      .catch((error: unknown) =>
+        hub.log.warn({ err: (error as Error)?.message }, 'model usage not recorded'),
+      );
     if (calls.length === 0) {
       await finish(conversationId, turnId);
       return true;
@@ -275,13 +288,24 @@ export function createTurnRunner(hub: HubServices) {
   }
 
   /** A server call cut by a crash may have run: report that honestly, never run it again. */
-  async function abandonInterrupted(call: ToolCallRecord): Promise<void> {
-    await hub.toolCalls.transition(call.id, 'running', 'done', {
+  async function abandonInterrupted(call: ToolCallRecord, conversationId: string): Promise<void> {
+    const closed = await hub.toolCalls.transition(call.id, 'running', 'done', {
       output: errorOutput(
         'uncertain',
         'The server stopped while this tool was running; it may or may not have completed. Check before repeating it.',
       ),
     });
+    // The page saw `tool.started` from the instance that died; it hears how the call ended.
+    if (closed) {
+      await emit(conversationId, {
+        type: 'tool.finished',
+        turnId: call.turnId,
+        toolCallId: call.id,
+        tool: call.tool,
+        ok: false,
+        summary: 'uncertain',
+      });
+    }
   }
 
   async function finish(conversationId: string, turnId: string, text?: string): Promise<void> {

@@ -8,9 +8,14 @@ import { verifyIdentity } from './identity.js';
 /**
  * `POST /sessions`: the kit opens a visitor session with the assistant's publishable key. The
  * request's `Origin` must be one of the assistant's exact allowed origins — it is what a browser
- * sends and a page cannot forge; a request without one is refused.
+ * sends and a page cannot forge; a request without one is refused. The hub's own public origin is
+ * every assistant's preview origin (the owner's live preview page is served there, and only the
+ * hub's own pages are), so it is accepted too.
  */
-export function sessionRoutes(hub: HubServices, limits: { perMinutePerAddress: number }): FastifyPluginAsync {
+export function sessionRoutes(
+  hub: HubServices,
+  limits: { perMinutePerAddress: number; previewOrigin: string },
+): FastifyPluginAsync {
   return async (app) => {
     app.post(
       '/sessions',
@@ -20,7 +25,7 @@ export function sessionRoutes(hub: HubServices, limits: { perMinutePerAddress: n
         const assistant = await hub.assistants.findByPublishableKey(body.publishableKey);
         if (!assistant) throw new DioscError('unknown_assistant');
         const origin = request.headers.origin;
-        if (!origin || !assistant.config.allowedOrigins.includes(origin))
+        if (!origin || (origin !== limits.previewOrigin && !assistant.config.allowedOrigins.includes(origin)))
           throw new DioscError('origin_not_allowed');
         let visitorId: string | undefined;
         if (body.identity) {

@@ -24,5 +24,11 @@ export async function openPostgresStore(url: string): Promise<Store> {
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await migrateToLatest(db as Kysely<unknown>);
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    // A compiled read through the pool: no builder work per call; each statement sees what is committed.
+    read: (query) => db.executeQuery(query).then((result) => [...result.rows]),
+    close: () => db.destroy(),
+  };
 }

@@ -71,6 +71,7 @@ describeOnDialects('the file pruner', () => {
     expect((await downloadFile(client, `/api/hub/files/${fileId}`)).error?.code).toBe('not_found');
     const attached = await client.send(conversation, { text: 'see', attachments: [fileId] });
     expect(attached.status).toBe(400);
+    expect(attached.body).toMatchObject({ error: { code: 'invalid_input' } });
 
     server!.clock.advance(59 * MINUTE);
     expect(await server!.app.diosc.hub!.services.files.prune()).toEqual({ expired: 0, abandoned: 0 });

@@ -96,6 +96,7 @@ describeOnDialects('a file from a browser tool', () => {
     const before = await rowCounts(server!.store);
     const reattached = await client.send(conversation, { text: 'again', attachments: [file.fileId] });
     expect(reattached.status).toBe(400);
+    expect(reattached.body).toMatchObject({ error: { code: 'invalid_input' } });
     expect(await rowCounts(server!.store)).toEqual(before);
   });
 

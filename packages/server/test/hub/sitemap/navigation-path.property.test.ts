@@ -33,6 +33,13 @@ const piece = fc.oneof(
     '%25',
     '%00',
     '%0a',
+    // Escapes of bytes that are not UTF-8 text (the oracle's decodeURIComponent throws on them).
+    '%A0',
+    '%FF',
+    '%C3',
+    '%E9',
+    '%C0%AF',
+    '%C3%A9',
     'products',
     'docs',
     '42',

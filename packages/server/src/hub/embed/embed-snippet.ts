@@ -1,0 +1,55 @@
+import type { EmbedView } from '@diosc/protocol';
+import type { AssistantRecord } from '../assistants/assistants.js';
+
+/** docs/kit.md's command queue: calls made before the kit has loaded are replayed when it arrives. */
+export const COMMAND_QUEUE =
+  'window.diosc=window.diosc||function(){(window.diosc.q=window.diosc.q||[]).push(arguments)};';
+
+/** A value inside the snippet's JavaScript: a JSON string, with `<` escaped so it cannot end the script. */
+function js(value: string): string {
+  return JSON.stringify(value).replaceAll('<', '\\u003c');
+}
+
+function initCall(hubUrl: string, publishableKey: string): string {
+  return `diosc('init', { hubUrl: ${js(hubUrl)}, publishableKey: ${js(publishableKey)} });`;
+}
+
+/** Commented-out lines for what the page supplies: each declared tool's handler, SPA navigation. */
+function pageHints(record: AssistantRecord): string[] {
+  const lines = record.config.browserTools.map(
+    (tool) => `// diosc('tool', ${js(tool.name)}, async (params) => { /* … */ return {}; });`,
+  );
+  if (record.config.sitemap.length > 0)
+    lines.push("// diosc('setNavigationHandler', (path) => router.navigate(path)); // SPA navigation");
+  return lines;
+}
+
+/**
+ * What the owner pastes into their site, as data: the command-queue snippet with its
+ * `<script async>` tag, and the ES module import — the publishable key (public by design) filled in.
+ */
+export function embedView(hubUrl: string, record: AssistantRecord): EmbedView {
+  const scriptUrl = `${hubUrl}/kit/diosc-kit.js`;
+  const moduleUrl = `${hubUrl}/kit/diosc-kit.mjs`;
+  const init = initCall(hubUrl, record.publishableKey);
+  const hints = pageHints(record);
+  const snippet = [
+    '<script>',
+    COMMAND_QUEUE,
+    init,
+    ...hints,
+    '</script>',
+    `<script async src=${JSON.stringify(scriptUrl)}></script>`,
+    '',
+  ].join('\n');
+  const esm = [`import { diosc } from ${js(moduleUrl)};`, '', init, ...hints, ''].join('\n');
+  return {
+    publishableKey: record.publishableKey,
+    hubUrl,
+    snippet,
+    esm,
+    scriptUrl,
+    moduleUrl,
+    previewUrl: `/api/owner/assistants/${record.id}/preview`,
+  };
+}

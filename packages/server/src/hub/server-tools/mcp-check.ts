@@ -1,0 +1,41 @@
+import type { McpCheckResult } from '@diosc/protocol';
+import { Client, type FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { safeProviderError } from '../model/safe-provider-error.js';
+import type { GuardedFetch } from '../outbound/guarded-fetch.js';
+import { mcpToolName } from './mcp-server-tools.js';
+
+const CHECK_TIMEOUT_MS = 10_000;
+const MAX_LISTED = 64;
+
+/**
+ * The owner's "list tools" check of an external MCP server: the official MCP client over Streamable
+ * HTTP, through the guarded fetch, listing the tools under the names the model would see. The
+ * token goes only into that server's request headers; a failure answers a safe reason.
+ */
+export async function checkMcpServer(
+  server: { name: string; url: string },
+  token: string | undefined,
+  fetch: GuardedFetch,
+): Promise<McpCheckResult> {
+  const client = new Client({ name: 'diosc-hub', version: '0.1.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    fetch: fetch as FetchLike,
+  });
+  try {
+    await client.connect(transport, { timeout: CHECK_TIMEOUT_MS });
+    const listed = await client.listTools(undefined, { timeout: CHECK_TIMEOUT_MS });
+    return {
+      ok: true,
+      tools: listed.tools.slice(0, MAX_LISTED).map((tool) => ({
+        name: mcpToolName(server.name, tool.name),
+        description: (tool.description ?? tool.name).slice(0, 1024),
+      })),
+    };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code === 'fetch_refused' ? 'fetch_refused' : 'tool_failed';
+    return { ok: false, error: { code, message: safeProviderError(error, [token]) } };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
