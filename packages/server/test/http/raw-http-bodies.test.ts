@@ -1,6 +1,7 @@
 import { DIALECTS } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BODY_DEPTH_MAX } from '../../src/http/json-body.js';
+import { MAX_SITEMAP_XML_CHARS } from '../../src/hub/sitemap/sitemap-xml.js';
 import { head, rawRequest, withBody } from './raw-client.js';
 import {
   bodyRoutes,
@@ -12,6 +13,9 @@ import {
   refusedAs,
   startRawSuite,
 } from './raw-suite.js';
+
+/** Above the largest body any route takes (a sitemap.xml upload: 5 MiB of XML plus its JSON). */
+const OVER_EVERY_LIMIT = MAX_SITEMAP_XML_CHARS + 2 * 1024 * 1024;
 
 /**
  * Raw, malformed bodies on every route that takes one — and bodies where none belongs — sent as
@@ -94,14 +98,18 @@ describe.each(DIALECTS)(
           request: head(
             route.method,
             route.path,
-            { 'content-type': 'application/json', 'content-length': '5000000', ...raw.credentials(route) },
+            {
+              'content-type': 'application/json',
+              'content-length': String(OVER_EVERY_LIMIT),
+              ...raw.credentials(route),
+            },
             raw.port,
           ),
         }),
         refusedAs('too_large'),
       );
       expect(declared).toEqual([]);
-      const chunk = `${(2 * 1024 * 1024).toString(16)}\r\n${'a'.repeat(2 * 1024 * 1024)}\r\n0\r\n\r\n`;
+      const chunk = `${OVER_EVERY_LIMIT.toString(16)}\r\n${'a'.repeat(OVER_EVERY_LIMIT)}\r\n0\r\n\r\n`;
       const streamed = await raw.sweep(
         bodyRoutes,
         (route) => ({
