@@ -1,0 +1,26 @@
+// The files that hold a security check: every mutant that survives in one of them is listed in the
+// mutation report, killed by a new test or recorded in equivalents.json with the reason.
+export const SECURITY_CHECKS = [
+  {
+    name: 'Origin',
+    files: ['packages/server/src/auth/request-origin.ts', 'packages/server/src/auth/owner-request.ts'],
+  },
+  { name: 'CSRF', files: ['packages/server/src/auth/csrf.ts', 'packages/server/src/auth/mutation-guard.ts'] },
+  { name: 'grant', files: ['packages/server/src/account/caller.ts'] },
+  {
+    name: 'selection',
+    files: [
+      'packages/server/src/browser-access/access.ts',
+      'packages/server/src/browser-access/browser-caller.ts',
+    ],
+  },
+  {
+    name: 'receipt binding',
+    files: [
+      'packages/server/src/browser-access/review-receipts.ts',
+      'packages/server/src/account/receipts.ts',
+      'packages/server/src/account/replay.ts',
+    ],
+  },
+  { name: 'trusted-input guard', files: ['packages/kit/src/consensus/approval-guard.ts'] },
+];
