@@ -222,6 +222,45 @@ for (const dialect of DIALECTS) {
       expect((await browser.execute(receipt)).body).toMatchObject({ error: { code: 'receipt_used' } });
     });
 
+    it('refuses to prepare a read: reads go through dispatch, and nothing is stored', async () => {
+      await start();
+      const before = await snapshot();
+      const read = await browser.prepare('items_list', { collection: 'notes' });
+      expect(read.status).toBe(400);
+      expect(read.body).toMatchObject({
+        error: { code: 'invalid_input', message: 'items_list is a read; call it through dispatch.' },
+      });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('refuses to acknowledge after the tools were re-selected or turned off since prepare', async () => {
+      await start();
+      const prepared = await browser.prepare('item_write', create('moved', 'x'));
+      expect(prepared.status).toBe(201);
+      const receipt = prepared.body.receipt;
+      const wrongDigest = await browser.acknowledge({ id: receipt.id, digest: 'a'.repeat(64) });
+      expect(wrongDigest.body).toMatchObject({
+        error: { code: 'receipt_mismatch', message: 'The digest does not match the prepared input.' },
+      });
+      await browser.enable([NOTES_RW]);
+      let before = await snapshot();
+      const reselected = await browser.acknowledge(receipt);
+      expect(reselected.status).toBe(409);
+      expect(reselected.body).toMatchObject({
+        error: {
+          code: 'generation_changed',
+          message: 'The selection changed after this change was prepared.',
+        },
+      });
+      expect(await snapshot()).toEqual(before);
+      await browser.disable();
+      before = await snapshot();
+      const off = await browser.acknowledge(receipt);
+      expect(off.status).toBe(403);
+      expect(off.body).toMatchObject({ error: { code: 'not_enabled' } });
+      expect(await snapshot()).toEqual(before);
+    });
+
     it('lets only one of two concurrent executions of a receipt run', async () => {
       await start();
       const receipt = await preparedAndAcknowledged(create('race', 'once'));
