@@ -16,7 +16,10 @@ export function writeMutationReport() {
   const securitySurvivors = [];
   for (const target of TARGETS) {
     const file = join(OUT, target.name, 'report.json');
-    if (!existsSync(file)) continue;
+    if (!existsSync(file)) {
+      folders.push({ name: target.name, mutate: target.mutate, goal: target.goal, notRun: true });
+      continue;
+    }
     const report = JSON.parse(readFileSync(file, 'utf8'));
     const counts = {
       Killed: 0,
@@ -73,7 +76,9 @@ function excerpt(source, { start, end }) {
 }
 
 function markdown(folders, survivors) {
-  const rows = folders.map(({ name, mutate, goal, score, counts }) => {
+  const rows = folders.map(({ name, mutate, goal, score, counts, notRun }) => {
+    if (notRun)
+      return `| ${name} | \`${mutate[0]}\` | not run | ${goal === undefined ? 'measured' : `≥ ${goal}%`} | | | | | | |`;
     const verdict = goal === undefined ? 'measured' : score >= goal ? `≥ ${goal}% ✓` : `< ${goal}% ✗`;
     const invalid = counts.CompileError + counts.RuntimeError;
     return `| ${name} | \`${mutate[0]}\` | ${score.toFixed(1)}% | ${verdict} | ${counts.Killed} | ${counts.Timeout} | ${counts.Survived} | ${counts.NoCoverage} | ${counts.Ignored} | ${invalid} |`;

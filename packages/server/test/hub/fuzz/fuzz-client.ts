@@ -44,8 +44,9 @@ export class FuzzClient {
       path: shot.path,
       headers: shot.headers,
       body: shot.body,
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
+      // Generous: on a loaded two-core machine an upload on PostgreSQL has taken over 10 s to answer.
+      headersTimeout: 25_000,
+      bodyTimeout: 25_000,
     });
     const type = String(response.headers['content-type'] ?? '');
     if (type.startsWith('text/event-stream')) {
