@@ -7,10 +7,10 @@ import { buildApp } from '../../packages/server/src/app.js';
 import { systemClock } from '../../packages/server/src/clock.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { ensureOwner } from '../../packages/server/src/first-run.js';
-import { createAssistant } from '../../packages/server/src/hub/assistants/assistant-admin.js';
 import { createScriptedModel } from '../../packages/server/src/hub/model/scripted/scripted-model.js';
 import { openStore } from '../../packages/server/src/store/dialect.js';
-import { PAGE_ORIGIN, roundTripScript } from '../hub/fixtures.js';
+import { roundTripScript } from '../hub/fixtures.js';
+import { serveBenchHub } from '../hub/serve-bench-hub.js';
 
 const ASSISTANT = 'Waiting bench assistant';
 const dir = process.env.WAITING_DIR!;
@@ -39,23 +39,8 @@ const model: LanguageModelV3 = {
   },
 };
 const app = await buildApp({ config, store, logger: false, hub: { scriptedModels: { bench: model } } });
+await serveBenchHub(app, accountId, ASSISTANT);
 const hub = app.diosc.hub!;
-const existing = (await hub.services.assistants.list(accountId)).find((a) => a.config.name === ASSISTANT);
-const assistant =
-  existing ??
-  (await createAssistant(app.diosc, accountId, {
-    name: ASSISTANT,
-    model: { provider: 'scripted', id: 'bench' },
-    allowedOrigins: [PAGE_ORIGIN],
-    // The most the schema allows: the run must never hit a limit or an interrupt's deadline.
-    limits: { messagesPerMinute: 1_000, maxStepsPerTurn: 50, interruptTimeoutMs: 3_600_000 },
-  }));
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : 0;
-process.stdout.write(
-  `${JSON.stringify({ url: `http://127.0.0.1:${port}`, publishableKey: assistant.publishableKey })}\n`,
-);
 
 process.on('message', (message: { type?: string }) => {
   if (message.type !== 'counts') return;
