@@ -9,10 +9,10 @@ import {
 } from '@diosc/protocol';
 import { validateCall } from '@diosc/protocol/validators';
 import { type Clock, systemClock } from '../clock.js';
+import { createPerMinuteLimit } from '../limits/per-minute-limit.js';
 import type { Store } from '../store/dialect.js';
 import { createAdmission } from './admission.js';
 import type { CallHold } from './call-hold.js';
-import { createCallRate } from './call-rate.js';
 import type { CallerContext } from './caller.js';
 import { disconnectedCollections, disconnectSource } from './collections.js';
 import type { OperationContext } from './context.js';
@@ -58,7 +58,7 @@ export function createAccountCore(options: AccountCoreOptions) {
     insideWrite: options.insideWrite,
     reads: createHotReads(options.store),
   };
-  const callRate = createCallRate(limits.callsPerMinutePerCaller, clock);
+  const callRate = createPerMinuteLimit(limits.callsPerMinutePerCaller, clock);
   const admission = createAdmission(limits.maxConcurrentPerAccount);
   const operations = createOperationTable(ctx);
 
@@ -81,7 +81,7 @@ export function createAccountCore(options: AccountCoreOptions) {
       const work = await authorizeCall(operations, call, caller);
       const release = admission.enter(caller.accountId);
       try {
-        await options.hold?.({ name: call.name, caller });
+        if (options.hold) await options.hold({ name: call.name, caller });
         if (caller.signal?.aborted) throw new DioscError('cancelled');
         const { result, replayed } = await work();
         return { name: call.name, result, replayed };

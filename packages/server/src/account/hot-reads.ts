@@ -1,5 +1,6 @@
 import type { Store } from '../store/dialect.js';
 import { prepareRead } from '../store/prepared-read.js';
+import { prepareVersionedRead } from '../store/versioned-read.js';
 import { SUMMARY_COLUMNS } from './item-view.js';
 
 /**
@@ -7,10 +8,13 @@ import { SUMMARY_COLUMNS } from './item-view.js';
  * store's read path: committed data, read on this very call — nothing is cached between calls, so
  * a disconnected source or a removed collection shows on the very next one.
  */
-export function createHotReads(store: Pick<Store, 'db' | 'read'>) {
+export function createHotReads(store: Pick<Store, 'db' | 'read' | 'dataVersion'>) {
   return {
-    /** A collection as stored: the record, and when its provider source was disconnected. */
-    collection: prepareRead(store, (db, accountId: string, id: string) =>
+    /**
+     * A collection as stored: the record, and when its provider source was disconnected. Reused
+     * until the next commit to the store (`prepareVersionedRead`), so still current on every call.
+     */
+    collection: prepareVersionedRead(store, (db, accountId: string, id: string) =>
       db
         .selectFrom('collections')
         .select(['id', 'kind', 'title', 'source_disconnected_at as disconnectedAt'])

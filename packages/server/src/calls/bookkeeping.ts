@@ -42,7 +42,8 @@ export async function recordCall(deps: BookkeepingDeps, record: CallRecord): Pro
   const { caller } = record;
   const connection = caller.channel === 'owner' ? undefined : caller.connection;
   try {
-    await deps.usage.record({
+    // `/mcp`'s batch records synchronously: no promise to wait for (and no turn of the loop spent).
+    const written = deps.usage.record({
       accountId: caller.accountId,
       connectionId: connection?.id ?? null,
       transport: caller.channel,
@@ -52,6 +53,7 @@ export async function recordCall(deps: BookkeepingDeps, record: CallRecord): Pro
       outcome: record.outcome,
       durationMs: record.durationMs,
     });
+    if (written) await written;
   } catch (error) {
     deps.log.error({ err: error, tool: toolOf(record.name) }, 'usage row not written');
   }

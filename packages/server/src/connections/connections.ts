@@ -4,13 +4,25 @@ import type { Kysely, Transaction } from 'kysely';
 import { hashToken, randomSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/dialect.js';
-import { prepareRead } from '../store/prepared-read.js';
 import type { AppConnectionsTable, Database } from '../store/schema.js';
+import { prepareVersionedRead } from '../store/versioned-read.js';
 import { type GrantEntry, validateGrant } from './grant.js';
 
 export type { ConnectionTransport, ConnectionView };
 
 export type ConnectionRow = AppConnectionsTable;
+
+const BEARER_COLUMNS = [
+  'id',
+  'account_id',
+  'grant_json',
+  'last_used_at',
+  'revoked_at',
+  'token_expires_at',
+] as const;
+
+/** What a bearer token's lookup answers: the connection as much as a call needs of it. */
+export type BearerConnection = Readonly<Pick<ConnectionRow, (typeof BEARER_COLUMNS)[number]>>;
 
 const TOKEN_PREFIX = 'dsc_';
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -55,13 +67,15 @@ export async function revokeSessionBrowserAccess(
  * The owner app-connection resource model: durable records of who may use an account and how.
  * HTTP MCP connections hold a hashed bearer token; browser connections are bound to one session.
  */
-export function createConnections(store: Pick<Store, 'db' | 'read'>, clock: Clock) {
+export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersion'>, clock: Clock) {
   const { db } = store;
-  // Every /mcp request reads its bearer's connection: compiled once, run on the store's read path.
-  const byTokenHash = prepareRead(store, (db, hash: string) =>
+  // Every /mcp request reads its bearer's connection: compiled once, run on the store's read path,
+  // reused until the next commit (a revocation is one). Keyed by the token's hash, as stored; only
+  // the columns a call needs, so no credential hash is kept in memory.
+  const byTokenHash = prepareVersionedRead(store, (db, hash: string) =>
     db
       .selectFrom('app_connections')
-      .selectAll()
+      .select(BEARER_COLUMNS)
       .where('token_hash', '=', hash)
       .where('transport', '=', 'http_mcp'),
   );
@@ -171,7 +185,7 @@ export function createConnections(store: Pick<Store, 'db' | 'read'>, clock: Cloc
     get: requireOwned,
 
     /** The live connection a bearer token names, or undefined for unknown, revoked or expired tokens. */
-    async findByToken(token: string): Promise<ConnectionRow | undefined> {
+    async findByToken(token: string): Promise<BearerConnection | undefined> {
       if (!token.startsWith(TOKEN_PREFIX)) return undefined;
       const [row] = await byTokenHash(hashToken(token));
       if (!row || row.revoked_at !== null) return undefined;

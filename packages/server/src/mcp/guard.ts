@@ -4,6 +4,7 @@ import type { ServerConfig } from '../config.js';
 import type { Connections } from '../connections/connections.js';
 import { createStoredGrants, type StoredGrant } from '../connections/stored-grant.js';
 import { loopbackOrigins } from '../http/host-names.js';
+import type { PerMinuteLimit } from '../limits/per-minute-limit.js';
 
 /** Who is calling `/mcp`: the live connection its bearer token names, read on this request. */
 export interface McpPrincipal {
@@ -20,10 +21,16 @@ const QUERY_CREDENTIALS = new Set(['access_token', 'token']);
 
 /**
  * The checks every `/mcp` request passes before anything else runs (body parsing included):
- * no credential in the URL, an allowed Origin if one is present, then a live bearer token.
+ * no credential in the URL, an allowed Origin if one is present, a live bearer token, then the
+ * connection's request rate.
  * Cookies are never read here, so a portal session can never act on this endpoint.
  */
-export function createMcpGuard(deps: { config: ServerConfig; connections: Connections }) {
+export function createMcpGuard(deps: {
+  config: ServerConfig;
+  connections: Pick<Connections, 'findByToken'>;
+  /** Requests per connection (`rate_limited` once over). */
+  requests: Pick<PerMinuteLimit, 'take'>;
+}) {
   const allowedOrigins = new Set([deps.config.publicOrigin, ...deps.config.mcpAllowedOrigins]);
   const publicPort = Number(new URL(deps.config.publicOrigin).port || 80);
   // A loopback-bound server is one machine's own: its loopback names on its own ports are its
@@ -74,6 +81,7 @@ export function createMcpGuard(deps: { config: ServerConfig; connections: Connec
       reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
       throw new DioscError('unauthenticated', 'The bearer token is invalid, expired or revoked.');
     }
+    deps.requests.take(row.id);
     request.mcpPrincipal = {
       connectionId: row.id,
       accountId: row.account_id,

@@ -1,20 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import { CONTENT_MAX_CHARS, DioscError } from '@diosc/protocol';
-import rateLimit from '@fastify/rate-limit';
+import { CONTENT_MAX_CHARS } from '@diosc/protocol';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync } from 'fastify';
+import { createPerMinuteLimit } from '../limits/per-minute-limit.js';
 import { createUsageBatch } from '../usage/usage-batch.js';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
-import {
-  header,
-  jsonRpcError,
-  mcpErrorHandler,
-  notAllowed,
-  sendParseError,
-  untilAborted,
-} from './replies.js';
+import { header, jsonRpcError, mcpErrorHandler, notAllowed, sendParseError, whenClosed } from './replies.js';
 import { createRequestServer, type RequestServerDeps } from './request-server.js';
 import { createWireCatalog } from './wire-catalog.js';
 
@@ -48,20 +41,17 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
   app.addHook('onClose', () => modern.close());
 
   app.decorateRequest('mcpPrincipal', null);
-  app.addHook('onRequest', createMcpGuard({ config: diosc.config, connections: diosc.connections }));
-
-  // Per connection, after authentication; the key is the connection ID, never the token.
-  await app.register(rateLimit, {
-    hook: 'preParsing',
-    // Each tool call may come with a few protocol requests (initialize, tools/list, notifications).
-    max: diosc.core.limits.callsPerMinutePerCaller * 2,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `connection:${request.mcpPrincipal?.connectionId ?? 'none'}`,
-    errorResponseBuilder: (_request, context) =>
-      new DioscError('rate_limited', 'Too many requests on this connection; slow down.', {
-        retryAfterMs: context.ttl,
-      }),
-  });
+  // Per connection, after authentication; the key is the connection ID, never the token. Each tool
+  // call may come with a few protocol requests (initialize, tools/list, notifications).
+  const requests = createPerMinuteLimit(
+    diosc.core.limits.callsPerMinutePerCaller * 2,
+    diosc.clock,
+    'Too many requests on this connection; slow down.',
+  );
+  app.addHook(
+    'onRequest',
+    createMcpGuard({ config: diosc.config, connections: diosc.connections, requests }),
+  );
 
   app.setErrorHandler(mcpErrorHandler);
   // Every other method is 405 before its body (if any) is looked at; HEAD comes with GET.
@@ -87,7 +77,7 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
         );
       return;
     }
-    const disconnected = new AbortController();
+    const cancel = new AbortController();
     const deps: RequestServerDeps = {
       diosc,
       log: request.log,
@@ -95,7 +85,7 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
       catalog,
       inFlight,
       usage,
-      disconnected: disconnected.signal,
+      cancel,
     };
     const route = classifyInboundRequest({
       httpMethod: 'POST',
@@ -106,9 +96,7 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
     });
     if (route.kind !== 'legacy') {
       // Modern requests and the modern ladder's own rejections are the serving entry's to answer.
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) disconnected.abort();
-      });
+      const closed = whenClosed(reply.raw, cancel);
       const auth: AuthInfo = {
         token: 'verified-bearer',
         clientId: deps.principal.connectionId,
@@ -118,10 +106,7 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
       (request.raw as IncomingMessage & { auth?: AuthInfo }).auth = auth;
       reply.hijack();
       reply.raw.setHeader('cache-control', 'no-store');
-      await Promise.race([
-        serveModern(request.raw, reply.raw, request.body),
-        untilAborted(disconnected.signal),
-      ]);
+      await Promise.race([serveModern(request.raw, reply.raw, request.body), closed]);
       return;
     }
 
@@ -130,8 +115,7 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) disconnected.abort();
+    const closed = whenClosed(reply.raw, cancel).then(() => {
       void transport.close();
       void server.close();
     });
@@ -140,10 +124,7 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
     reply.raw.setHeader('cache-control', 'no-store');
     try {
       // A closed transport never settles the answer of a call it dropped; the disconnect ends the wait.
-      await Promise.race([
-        transport.handleRequest(request.raw, reply.raw, request.body),
-        untilAborted(disconnected.signal),
-      ]);
+      await Promise.race([transport.handleRequest(request.raw, reply.raw, request.body), closed]);
     } catch (error) {
       request.log.error({ err: error }, 'MCP transport failed');
       if (!reply.raw.headersSent) {

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { DioscError } from '@diosc/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../http/errors.js';
@@ -15,11 +16,16 @@ export function header(request: FastifyRequest, name: string): string | undefine
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Resolves when the client has gone away, so a wait on an answer nobody will read can end. */
-export function untilAborted(signal: AbortSignal): Promise<void> {
+/**
+ * Resolves when the response is closed — written, or its client gone — so a wait on an answer
+ * nobody will read can end; a client gone before its answer was written also aborts `cancel`.
+ */
+export function whenClosed(response: ServerResponse, cancel: AbortController): Promise<void> {
   return new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
+    response.once('close', () => {
+      if (!response.writableFinished) cancel.abort();
+      resolve();
+    });
   });
 }
 

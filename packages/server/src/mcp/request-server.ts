@@ -16,8 +16,12 @@ export interface RequestServerDeps {
   catalog: WireCatalog;
   inFlight: InFlight;
   usage: UsageBatch;
-  /** Aborted when the HTTP client goes away before its answer was written. */
-  disconnected: AbortSignal;
+  /**
+   * This request's one cancellation (one message per request, so at most one call): aborted when
+   * the HTTP client goes away before its answer was written, when the client cancels the call in a
+   * POST of its own (through `inFlight`), or when the SDK drops the request.
+   */
+  cancel: AbortController;
 }
 
 /**
@@ -36,21 +40,19 @@ export function createRequestServer(deps: RequestServerDeps): Server {
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    const controller = new AbortController();
-    const abort = () => controller.abort();
-    const sources = [deps.disconnected, ctx.mcpReq.signal];
-    for (const source of sources) {
-      if (source.aborted) abort();
-      else source.addEventListener('abort', abort, { once: true });
-    }
-    const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, controller);
+    const { cancel } = deps;
+    const dropped = ctx.mcpReq.signal;
+    const abort = () => cancel.abort();
+    if (dropped.aborted) abort();
+    else dropped.addEventListener('abort', abort, { once: true });
+    const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, cancel);
     try {
       const outcome = await callTool(
         { ...deps.diosc, usage: deps.usage, log: deps.log },
         principal,
         name,
         args ?? {},
-        controller.signal,
+        cancel.signal,
       );
       if (outcome.kind === 'unknown_tool') {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
@@ -58,7 +60,7 @@ export function createRequestServer(deps: RequestServerDeps): Server {
       return outcome.result;
     } finally {
       untrack();
-      for (const source of sources) source.removeEventListener('abort', abort);
+      dropped.removeEventListener('abort', abort);
     }
   });
 

@@ -14,6 +14,12 @@ export interface Store {
    * transaction); PostgreSQL through the pool like any query.
    */
   read<R>(query: CompiledQuery<R>): Promise<R[]>;
+  /**
+   * A number that changes whenever any connection (in this process or another) commits to the
+   * store, cheap enough to read on every call; absent where the dialect has none (PostgreSQL, an
+   * in-memory SQLite). What lets `prepareVersionedRead` reuse a read until the next commit.
+   */
+  readonly dataVersion?: () => number;
   close(): Promise<void>;
 }
 

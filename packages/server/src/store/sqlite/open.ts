@@ -17,16 +17,22 @@ export async function openSqliteStore(path: string): Promise<Store> {
   database.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   await migrateToLatest(db as Kysely<unknown>);
-  const read = path === ':memory:' ? readThrough(db) : readOnlyConnection(path);
+  const read: ReadPath = path === ':memory:' ? readThrough(db) : readOnlyConnection(path);
   return {
     db,
     dialect: 'sqlite',
-    read: read.run,
+    read: read.read,
+    ...(read.dataVersion && { dataVersion: read.dataVersion }),
     close: async () => {
       read.close();
       await db.destroy();
     },
   };
+}
+
+/** Where `store.read` runs, and the change counter beside it when there is one. */
+interface ReadPath extends Pick<Store, 'read' | 'dataVersion'> {
+  close(): void;
 }
 
 /**
@@ -35,12 +41,17 @@ export async function openSqliteStore(path: string): Promise<Store> {
  * statement reads the latest committed state, and never a transaction another flow holds open on
  * the writer connection.
  */
-function readOnlyConnection(path: string) {
+function readOnlyConnection(path: string): ReadPath {
   const reader = new SQLite(path, { readonly: true, fileMustExist: true });
   reader.pragma('busy_timeout = 5000');
   const statements = withStatementCache(reader);
+  // SQLite's own change counter: it moves when another connection — the writer, or any other
+  // process on the file — has committed since this connection last looked. A read-only connection
+  // never commits, so it moves on every commit there is.
+  const version = reader.prepare('pragma data_version').pluck();
   return {
-    run<R>(query: CompiledQuery<R>): Promise<R[]> {
+    dataVersion: () => version.get() as number,
+    read<R>(query: CompiledQuery<R>): Promise<R[]> {
       try {
         return Promise.resolve(statements.prepare(query.sql).all(query.parameters) as R[]);
       } catch (error) {
@@ -52,9 +63,9 @@ function readOnlyConnection(path: string) {
 }
 
 /** An in-memory database has no file a second connection could open: its reads go through Kysely. */
-function readThrough(db: Kysely<Database>) {
+function readThrough(db: Kysely<Database>): ReadPath {
   return {
-    run: <R>(query: CompiledQuery<R>) => db.executeQuery(query).then((result) => [...result.rows]),
+    read: <R>(query: CompiledQuery<R>) => db.executeQuery(query).then((result) => [...result.rows]),
     close: () => {},
   };
 }
