@@ -67,8 +67,8 @@ export function renderLoad(report: LoadReport): string {
           'Here the store is one PostgreSQL database under two server processes. A worker streams,',
           'chats, uploads and calls `/mcp` on its instance and answers interrupts and approvals on the',
           'other, so every round trip and decision resumes its turn on the other instance; those',
-          'events reach the worker’s stream by the stream’s poll of the event log (every 2 s on this',
-          'branch), which is most of those two rows’ latency.',
+          'events reach the worker’s stream through PostgreSQL `LISTEN/NOTIFY` (a hint that the',
+          'conversation’s log grew; the stream then reads the log, the source of truth).',
         ]
       : []),
     '',
