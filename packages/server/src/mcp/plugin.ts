@@ -5,6 +5,7 @@ import { type AuthInfo, classifyInboundRequest, createMcpHandler } from '@modelc
 import type { FastifyPluginAsync } from 'fastify';
 import { createPerMinuteLimit } from '../limits/per-minute-limit.js';
 import { createUsageBatch } from '../usage/usage-batch.js';
+import { plainlyLegacy } from './era.js';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
 import { header, jsonRpcError, mcpErrorHandler, notAllowed, sendParseError, whenClosed } from './replies.js';
@@ -87,14 +88,17 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
       usage,
       cancel,
     };
-    const route = classifyInboundRequest({
-      httpMethod: 'POST',
-      body: request.body,
-      protocolVersionHeader: header(request, 'mcp-protocol-version'),
-      mcpMethodHeader: header(request, 'mcp-method'),
-      mcpNameHeader: header(request, 'mcp-name'),
-    });
-    if (route.kind !== 'legacy') {
+    const protocolVersionHeader = header(request, 'mcp-protocol-version');
+    const modernEra =
+      !plainlyLegacy(request.body, protocolVersionHeader) &&
+      classifyInboundRequest({
+        httpMethod: 'POST',
+        body: request.body,
+        protocolVersionHeader,
+        mcpMethodHeader: header(request, 'mcp-method'),
+        mcpNameHeader: header(request, 'mcp-name'),
+      }).kind !== 'legacy';
+    if (modernEra) {
       // Modern requests and the modern ladder's own rejections are the serving entry's to answer.
       const closed = whenClosed(reply.raw, cancel);
       const auth: AuthInfo = {
