@@ -34,6 +34,22 @@ export const TARGETS = [
     goal: 85,
   },
   {
+    // The hub's guards, run on their own: who may act (visitor sessions), what an owner-given URL
+    // may reach (outbound), and the first-answer-wins decisions (interrupts, Consensus). The slow
+    // fault suites (fuzz, crash, cluster) stay out; the rest of the hub is the `hub` target.
+    name: 'hub-guards',
+    mutate: ['consensus', 'visitors', 'interrupts', 'outbound'].map(
+      (folder) => `packages/server/src/hub/${folder}/**/*.ts`,
+    ),
+    // One glob each: the runner gets them as one comma-separated list, so no braces.
+    tests: [
+      ...['consensus', 'visitors', 'interrupts', 'outbound'].map(
+        (suite) => `packages/server/test/hub/${suite}.test.ts`,
+      ),
+      'packages/server/test/owner/assistants/tools-sitemap.test.ts',
+    ],
+  },
+  {
     name: 'hub',
     mutate: ['packages/server/src/hub/**/*.ts'],
     tests: ['packages/server/test/hub/**/*.test.ts'],
