@@ -24,11 +24,24 @@ describe('the addresses an owner-given URL may reach', () => {
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
       '::ffff:a9fe:a9fe',
+      '::FFFF:10.0.0.1',
+      // IPv4-compatible (deprecated): BlockList alone would let these through.
+      '::127.0.0.1',
+      '::10.0.0.1',
+      '::7f00:1',
+      '::a9fe:a9fe',
       '64:ff9b::7f00:1',
       'not an address',
     ];
     for (const address of refused) expect(isPublicAddress(address), address).toBe(false);
-    for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])
+    for (const address of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '172.32.0.1',
+      '2606:4700::1111',
+      '::ffff:8.8.8.8',
+      '::ffff:808:808',
+    ])
       expect(isPublicAddress(address), address).toBe(true);
   });
 });

@@ -24,8 +24,11 @@ for (const [network, prefix] of [
   ['240.0.0.0', 4],
 ] as const)
   NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+// IPv4-mapped addresses (`::ffff:127.0.0.1`, `::ffff:7f00:1`) need no rule of their own: BlockList
+// judges them by the IPv4 rules above. The deprecated IPv4-compatible ones (`::127.0.0.1`, `::a00:1`)
+// it does not, so all of `::/96` is refused (the unspecified address `::` with it).
 for (const [network, prefix] of [
-  ['::', 128],
+  ['::', 96],
   ['::1', 128],
   ['64:ff9b::', 96],
   ['100::', 64],
@@ -43,17 +46,5 @@ for (const [network, prefix] of [
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  if (family === 6) {
-    // An IPv4-mapped or -compatible address (`::ffff:127.0.0.1`) is judged as the IPv4 it carries.
-    const mapped = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]!);
-    const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-    if (hex) {
-      const high = Number.parseInt(hex[1]!, 16);
-      const low = Number.parseInt(hex[2]!, 16);
-      return isPublicAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
-    }
-    return !NON_PUBLIC.check(address, 'ipv6');
-  }
-  return !NON_PUBLIC.check(address, 'ipv4');
+  return !NON_PUBLIC.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
