@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DioscError } from '@diosc/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuardedFetch } from '../../src/hub/outbound/guarded-fetch.js';
+
+/**
+ * The fetch for owner-given URLs, from the attacker's side: a URL that names this machine — by
+ * address or by a name that resolves to it — is refused before any connection (the server below
+ * counts every request it gets), and redirects are followed by hand with a bound.
+ */
+describe('the guarded fetch of owner-given URLs', () => {
+  let server: Server;
+  let port: number;
+  const hits: string[] = [];
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      hits.push(`${request.method} ${request.url}`);
+      const redirects: Record<string, string> = { '/hop': '/ok', '/loop': '/loop', '/write': '/ok' };
+      const to = redirects[request.url ?? ''];
+      if (to) response.writeHead(request.url === '/write' ? 307 : 302, { location: to }).end();
+      else response.writeHead(200, { 'content-type': 'text/plain' }).end('fetched');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  async function refusal(promise: Promise<unknown>): Promise<string> {
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(DioscError.isInstance(error), String(error)).toBe(true);
+    return (error as DioscError).code;
+  }
+
+  it('refuses this machine by address or by name, before connecting', async () => {
+    const guarded = createGuardedFetch({ allowPrivate: false });
+    hits.length = 0;
+    for (const url of [
+      `http://127.0.0.1:${port}/ok`,
+      `http://[::1]:${port}/ok`,
+      `http://[::ffff:127.0.0.1]:${port}/ok`,
+      // A name is checked where it is resolved: the address connected to is the one checked.
+      `http://localhost:${port}/ok`,
+    ]) {
+      expect(await refusal(guarded(url)), url).toBe('fetch_refused');
+    }
+    expect(() => guarded.check(`http://127.0.0.1:${port}/ok`)).toThrow(/public internet/);
+    expect(hits).toEqual([]);
+  });
+
+  it('refuses other schemes, credentials in the URL and what is not a URL, on any policy', async () => {
+    for (const allowPrivate of [false, true]) {
+      const guarded = createGuardedFetch({ allowPrivate });
+      hits.length = 0;
+      expect(await refusal(guarded(`ftp://127.0.0.1:${port}/ok`))).toBe('fetch_refused');
+      expect(await refusal(guarded(`file:///etc/passwd`))).toBe('fetch_refused');
+      for (const credentials of ['user:secret@', 'user@', ':secret@']) {
+        expect(await refusal(guarded(`http://${credentials}127.0.0.1:${port}/ok`)), credentials).toBe(
+          'fetch_refused',
+        );
+      }
+      expect(await refusal(guarded('not a url'))).toBe('invalid_input');
+      expect(hits).toEqual([]);
+    }
+  });
+
+  it('follows a read’s redirects by hand, at most three, and never a write’s', async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true });
+    hits.length = 0;
+    const followed = await guarded(`http://localhost:${port}/hop`);
+    expect(followed.status).toBe(200);
+    expect(await followed.text()).toBe('fetched');
+    expect(hits).toEqual(['GET /hop', 'GET /ok']);
+
+    hits.length = 0;
+    expect(await refusal(guarded(`http://127.0.0.1:${port}/loop`))).toBe('fetch_failed');
+    expect(hits).toEqual(['GET /loop', 'GET /loop', 'GET /loop', 'GET /loop']);
+
+    hits.length = 0;
+    expect(await refusal(guarded(`http://127.0.0.1:${port}/write`, { method: 'POST', body: 'x' }))).toBe(
+      'fetch_failed',
+    );
+    expect(hits).toEqual(['POST /write']);
+  });
+});
