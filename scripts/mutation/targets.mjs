@@ -43,7 +43,7 @@ export const TARGETS = [
     ),
     // One glob each: the runner gets them as one comma-separated list, so no braces.
     tests: [
-      ...['consensus', 'visitors', 'interrupts', 'outbound'].map(
+      ...['consensus', 'visitors', 'interrupts', 'outbound', 'guarded-fetch'].map(
         (suite) => `packages/server/test/hub/${suite}.test.ts`,
       ),
       'packages/server/test/owner/assistants/tools-sitemap.test.ts',
