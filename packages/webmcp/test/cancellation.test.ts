@@ -84,9 +84,19 @@ describe('execution cancellation', () => {
     gate.release();
     const error = await failure(pending);
     expect(error.code).toBe('uncertain');
+    expect(error.message).toContain('revoked after the change was sent');
+    expect(error.details).toEqual({ requestId: 'req-00000003' });
     expect(error.message).not.toContain('created');
     // That late answer is the one event that could make the adapter try again: wait for it.
     await gate.answered;
     expect(api.count('execute')).toBe(1);
+  });
+
+  it('a finished call lets go of the registration: revoking later does not abort its request', async () => {
+    const { context, api, adapter } = await registeredHarness();
+    await context.invoke('items_list', { collection: 'notes' });
+    const sent = api.signals.find((call) => call.method === 'dispatch')!.signal;
+    adapter.disable();
+    expect(sent?.aborted).toBe(false);
   });
 });
