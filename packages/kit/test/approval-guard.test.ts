@@ -113,6 +113,38 @@ describe('ApprovalGuard', () => {
     expect(guard.approves(submit(approve), approve, 1)).toBe(false);
   });
 
+  it('the click counts only after a person’s press for the same review: no click banked in advance', () => {
+    const { approve } = dialog();
+    const guard = new ApprovalGuard();
+    // A scripted click, then a person's press, then a scripted requestSubmit (a trusted submit).
+    guard.click(new MouseEvent('click'), 1);
+    guard.input(press(), 1);
+    expect(guard.approves(submit(approve), approve, 1)).toBe(false);
+    // A person's click before any press, then a press.
+    guard.click(click(), 1);
+    guard.input(press(), 1);
+    expect(guard.approves(submit(approve), approve, 1)).toBe(false);
+    // A press, a scripted click (which disarms), a second press: still no click of this activation.
+    guard.input(press(), 1);
+    guard.click(new MouseEvent('click'), 1);
+    guard.input(press(), 1);
+    expect(guard.approves(submit(approve), approve, 1)).toBe(false);
+    // A click while armed for another review, then a press for this one.
+    guard.input(press(), 2);
+    guard.click(click(), 1);
+    guard.input(press(), 1);
+    expect(guard.approves(submit(approve), approve, 1)).toBe(false);
+  });
+
+  it('a press for another review after the click disarms this one', () => {
+    const { approve } = dialog();
+    const guard = new ApprovalGuard();
+    guard.input(press(), 1);
+    guard.click(click(), 1);
+    guard.input(press(), 2);
+    expect(guard.approves(submit(approve), approve, 1)).toBe(false);
+  });
+
   it('reset forgets an activation (the review closed or changed)', () => {
     const { approve } = dialog();
     const guard = new ApprovalGuard();

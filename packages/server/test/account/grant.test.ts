@@ -45,6 +45,14 @@ describe('grantedFunctions', () => {
   });
 });
 
+describe('a malformed grant entry (no function list)', () => {
+  it('lists no functions and allows none', () => {
+    const grant = { kind: 'exact', collections: { notes: undefined } } as unknown as Grant;
+    expect(grantedFunctions(grant, 'notes')).toEqual([]);
+    expect(grantAllows(grant, 'notes', 'items_list')).toBe(false);
+  });
+});
+
 describe('grantNamesAnyCollection', () => {
   it('is true for the owner and for a grant with at least one function somewhere', () => {
     expect(grantNamesAnyCollection(ALL)).toBe(true);
