@@ -32,6 +32,8 @@ export function writeMutationReport() {
     };
     for (const [path, { source, mutants }] of Object.entries(report.files)) {
       const relative = path.startsWith(root) ? path.slice(root.length + 1) : path;
+      // Stryker's incremental report keeps the last results of a file the target no longer mutates.
+      if (excluded(target, relative)) continue;
       const check = SECURITY_CHECKS.find((candidate) => candidate.files.includes(relative));
       for (const mutant of mutants) {
         counts[mutant.status] = (counts[mutant.status] ?? 0) + 1;
@@ -65,6 +67,16 @@ export function writeMutationReport() {
   writeFileSync(join(OUT, 'mutation.md'), markdown(folders, securitySurvivors));
   console.log(`\nMutation report: ${join(OUT, 'mutation.md')}`);
   return { folders, securitySurvivors };
+}
+
+/** Whether one of the target's `!` patterns (an exact file, or a folder ending in `/**`) leaves the file out. */
+function excluded(target, file) {
+  return target.mutate
+    .filter((pattern) => pattern.startsWith('!'))
+    .some((pattern) => {
+      const glob = pattern.slice(1);
+      return glob.endsWith('/**') ? file.startsWith(glob.slice(0, -2)) : file === glob;
+    });
 }
 
 function excerpt(source, { start, end }) {

@@ -12,6 +12,8 @@ export const SECURITY_CHECKS = [
     files: [
       'packages/server/src/browser-access/access.ts',
       'packages/server/src/browser-access/browser-caller.ts',
+      // The browser's side: a callback of a revoked or replaced registration is refused (isLive).
+      'packages/webmcp/src/lifecycle.ts',
     ],
   },
   {
@@ -20,6 +22,8 @@ export const SECURITY_CHECKS = [
       'packages/server/src/browser-access/review-receipts.ts',
       'packages/server/src/account/receipts.ts',
       'packages/server/src/account/replay.ts',
+      // The browser's side: the receipt must bind the call as asked; only the reviewer decides.
+      'packages/webmcp/src/invocation.ts',
     ],
   },
   { name: 'trusted-input guard', files: ['packages/kit/src/consensus/approval-guard.ts'] },

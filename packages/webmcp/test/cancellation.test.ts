@@ -73,6 +73,22 @@ describe('execution cancellation', () => {
     expect(activity.at(-1)).toMatchObject({ outcome: 'uncertain', requestId: 'req-00000003' });
   });
 
+  it('a refusal that arrives after the agent cancelled a sent write is still uncertain', async () => {
+    const { context, api, review, activity } = await registeredHarness();
+    const gate = api.hold('execute', { answerDespiteAbort: true });
+    api.refuseNext.set('execute', 'precondition_failed');
+    const controller = new AbortController();
+    const pending = context.invoke('item_write', WRITE, controller.signal);
+    (await review.next()).resolve('accept');
+    await gate.reached;
+    controller.abort();
+    gate.release();
+    const error = await failure(pending);
+    expect(error.code).toBe('uncertain');
+    expect(error.details).toEqual({ requestId: 'req-00000003' });
+    expect(activity.at(-1)).toMatchObject({ outcome: 'uncertain', code: 'uncertain' });
+  });
+
   it('a write sent before sign-out is uncertain, not reported and not retried', async () => {
     const { context, api, review, adapter } = await registeredHarness();
     const gate = api.hold('execute', { answerDespiteAbort: true });
@@ -84,9 +100,19 @@ describe('execution cancellation', () => {
     gate.release();
     const error = await failure(pending);
     expect(error.code).toBe('uncertain');
+    expect(error.message).toContain('revoked after the change was sent');
+    expect(error.details).toEqual({ requestId: 'req-00000003' });
     expect(error.message).not.toContain('created');
     // That late answer is the one event that could make the adapter try again: wait for it.
     await gate.answered;
     expect(api.count('execute')).toBe(1);
+  });
+
+  it('a finished call lets go of the registration: revoking later does not abort its request', async () => {
+    const { context, api, adapter } = await registeredHarness();
+    await context.invoke('items_list', { collection: 'notes' });
+    const sent = api.signals.find((call) => call.method === 'dispatch')!.signal;
+    adapter.disable();
+    expect(sent?.aborted).toBe(false);
   });
 });

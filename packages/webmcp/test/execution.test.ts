@@ -114,7 +114,20 @@ describe('writes', () => {
     api.receiptAnswered = (receipt) => ({ ...receipt, input: { ...receipt.input, item: 'elsewhere' } });
     const error = await failure(context.invoke('item_write', WRITE));
     expect(error.code).toBe('receipt_mismatch');
+    expect(error.message).toBe(
+      'receipt_mismatch: The server prepared a different change than was requested.',
+    );
     expect(review.pending).toHaveLength(0);
     expect(api.count('execute')).toBe(0);
+  });
+
+  it('refuses a receipt for another tool, even with the requested input', async () => {
+    const { context, api, review, activity } = await registeredHarness();
+    api.receiptAnswered = (receipt) => ({ ...receipt, tool: 'item_delete' });
+    const error = await failure(context.invoke('item_write', WRITE));
+    expect(error.code).toBe('receipt_mismatch');
+    expect(review.pending).toHaveLength(0);
+    expect(api.count('acknowledge') + api.count('execute')).toBe(0);
+    expect(activity.at(-1)).toMatchObject({ outcome: 'refused', code: 'receipt_mismatch' });
   });
 });

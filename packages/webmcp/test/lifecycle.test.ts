@@ -138,7 +138,7 @@ const CASES: Case[] = [
     when: { type: 'load-failed', seq: 2, offline: false, code: 'session_expired', reason: 'gone' },
     effects: [
       { type: 'end', epoch: 1, code: 'session_expired' },
-      publish({ status: 'expired-session', reason: 'gone', code: 'session_expired' }),
+      publish({ status: 'expired-session', reason: 'gone', code: 'session_expired', tools: [] }),
     ],
     state: { sessionGeneration: null, live: null },
   },
@@ -146,7 +146,7 @@ const CASES: Case[] = [
     name: 'any other load failure: failure with its code',
     given: [sync()],
     when: { type: 'load-failed', seq: 1, offline: false, code: 'internal', reason: 'boom' },
-    effects: [publish({ status: 'failure', reason: 'boom', code: 'internal' })],
+    effects: [publish({ status: 'failure', reason: 'boom', code: 'internal', tools: [] })],
   },
   {
     name: 'a load failure while the browser is offline is the offline revocation',
@@ -313,6 +313,82 @@ const CASES: Case[] = [
     name: 'a sync after dispose does nothing',
     given: [...LIVE, { type: 'dispose' }],
     when: sync(),
+    effects: [],
+  },
+  {
+    name: 'without WebMCP a revocation does nothing',
+    supported: false,
+    when: revoke('disabled'),
+    effects: [],
+    state: { view: { status: 'unsupported', tools: [] } },
+  },
+  {
+    name: 'a revocation while the registration is being installed ends it too',
+    given: [sync(), loaded(1)],
+    when: revoke('disabled'),
+    effects: [{ type: 'end', epoch: 1, code: 'not_enabled' }, publish({ status: 'disabled', tools: [] })],
+    state: { epoch: 2, registering: null },
+  },
+  {
+    name: 'a revocation caused by a session refusal ends the callbacks with session_expired',
+    given: LIVE,
+    when: {
+      type: 'revoke',
+      reason: 'disabled',
+      detail: { code: 'unauthenticated', reason: 'Sign in first.' },
+    },
+    effects: [
+      { type: 'end', epoch: 1, code: 'session_expired' },
+      publish({ status: 'disabled', reason: 'Sign in first.', code: 'unauthenticated', tools: [] }),
+    ],
+  },
+  {
+    name: 'the server refusing a live call with not_enabled: disabled, and the session forgotten',
+    given: LIVE,
+    when: { type: 'refused', epoch: 1, code: 'not_enabled', reason: 'off' },
+    effects: [
+      { type: 'end', epoch: 1, code: 'not_enabled' },
+      publish({ status: 'disabled', reason: 'off', code: 'not_enabled', tools: [] }),
+    ],
+    state: { sessionGeneration: null, live: null },
+  },
+  {
+    name: 'the same tools for a new session generation are registered again, for that session',
+    given: [...LIVE, sync(8)],
+    when: loaded(2, 1, 8),
+    effects: [
+      { type: 'end', epoch: 1, code: 'generation_changed' },
+      { type: 'register', epoch: 2, generation: 1, tools: TOOLS },
+    ],
+    state: { registering: { epoch: 2, generation: 1, sessionGeneration: 8 } },
+  },
+  {
+    name: 'a load failure ends the live registration: its callbacks answer not_enabled',
+    given: [...LIVE, sync()],
+    when: { type: 'load-failed', seq: 2, offline: false, code: 'internal', reason: 'boom' },
+    effects: [
+      { type: 'end', epoch: 1, code: 'not_enabled' },
+      publish({ status: 'failure', reason: 'boom', code: 'internal', tools: [] }),
+    ],
+  },
+  {
+    name: 'a registration failure of an overtaken epoch changes nothing',
+    given: [sync(), loaded(1), revoke('sign-out')],
+    when: { type: 'registration-failed', epoch: 1, reason: 'Registering items_list failed.' },
+    effects: [],
+    state: { view: expect.objectContaining({ status: 'expired-session' }) },
+  },
+  {
+    name: 'a registration reported after it failed is ended, never shown',
+    given: [sync(), loaded(1), { type: 'registration-failed', epoch: 1, reason: 'Registering failed.' }],
+    when: registered(1),
+    effects: [{ type: 'end', epoch: 1, code: 'not_enabled' }],
+    state: { live: null, view: expect.objectContaining({ status: 'failure' }) },
+  },
+  {
+    name: 'a second dispose does nothing',
+    given: [...LIVE, { type: 'dispose' }],
+    when: { type: 'dispose' },
     effects: [],
   },
 ];

@@ -1,7 +1,12 @@
 // @vitest-environment happy-dom
 import { DioscError } from '@diosc/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { createOwnerBrowserApi, RegistrationFailed, TransportFailure } from '../src/index.js';
+import {
+  createOwnerBrowserApi,
+  type OwnerBrowserApi,
+  RegistrationFailed,
+  TransportFailure,
+} from '../src/index.js';
 
 /** A double of `fetch` (the HTTP seam) that records each request and answers with a scripted Response. */
 function recordingFetch(answer: () => Response | Promise<Response>) {
@@ -73,6 +78,97 @@ describe('createOwnerBrowserApi', () => {
       }) as typeof globalThis.fetch,
     });
     expect(await offline.descriptors().catch((e: unknown) => e)).toBeInstanceOf(TransportFailure);
+  });
+});
+
+describe('the endpoints', () => {
+  const call = { tool: 'item_write' as const, input: { collection: 'notes' }, generation: 3 };
+  const selection = [{ collection: 'notes', functions: ['items_list' as const] }];
+  const cases: [string, (api: OwnerBrowserApi) => Promise<unknown>, string, string, unknown][] = [
+    ['session', (api) => api.session(), 'GET', '/api/owner/session', undefined],
+    ['browserAccess', (api) => api.browserAccess(), 'GET', '/api/owner/browser-access', undefined],
+    ['enableAccess', (api) => api.enableAccess(selection), 'PUT', '/api/owner/browser-access', { selection }],
+    ['disableAccess', (api) => api.disableAccess(), 'DELETE', '/api/owner/browser-access', undefined],
+    ['descriptors', (api) => api.descriptors(), 'GET', '/api/owner/browser-access/descriptors', undefined],
+    ['dispatch', (api) => api.dispatch(call), 'POST', '/api/owner/browser-access/dispatch', call],
+    ['prepare', (api) => api.prepare(call), 'POST', '/api/owner/browser-access/prepare', call],
+    [
+      'acknowledge',
+      (api) => api.acknowledge('r-1', 'd-1'),
+      'POST',
+      '/api/owner/browser-access/receipts/r-1/acknowledge',
+      { digest: 'd-1' },
+    ],
+    [
+      'execute',
+      (api) => api.execute({ ...call, receiptId: 'r-1' }),
+      'POST',
+      '/api/owner/browser-access/execute',
+      { ...call, receiptId: 'r-1' },
+    ],
+  ];
+
+  it.each(cases)(
+    '%s: %s %s on this origin, answering the parsed body',
+    async (_name, send, method, url, body) => {
+      const { fetch, requests } = recordingFetch(() => json(200, { answer: 42 }));
+      const api = createOwnerBrowserApi({ csrfToken: () => 'csrf', fetch });
+      expect(await send(api)).toEqual({ answer: 42 });
+      const [request] = requests;
+      expect(request!.url).toBe(url);
+      expect(request!.init.method).toBe(method);
+      expect(request!.init.body === undefined ? undefined : JSON.parse(String(request!.init.body))).toEqual(
+        body,
+      );
+      const headers = request!.init.headers as Record<string, string>;
+      expect(headers.accept).toBe('application/json');
+      expect('content-type' in headers).toBe(body !== undefined);
+      expect('x-csrf-token' in headers).toBe(method !== 'GET');
+    },
+  );
+});
+
+describe('answers that are not a result', () => {
+  it('204 is no content; 200 with a non-JSON body is internal, not an empty result', async () => {
+    const empty = recordingFetch(() => new Response(null, { status: 204 }));
+    const api = createOwnerBrowserApi({ csrfToken: () => 'x', fetch: empty.fetch });
+    expect(await api.disableAccess()).toBeUndefined();
+
+    const page = recordingFetch(() => new Response('<html>Portal</html>', { status: 200 }));
+    const proxied = createOwnerBrowserApi({ csrfToken: () => 'x', fetch: page.fetch });
+    const error = await proxied.descriptors().catch((e: unknown) => e);
+    expect(DioscError.isInstance(error) && error.code).toBe('internal');
+    expect((error as Error).message).toBe('The server answered 200 without a usable JSON body.');
+  });
+
+  it('an error body without a known code or a message is internal, never the body', async () => {
+    for (const error of [{ code: 'made_up', message: 'Trust me.' }, { code: 'not_granted' }]) {
+      const odd = recordingFetch(() => json(403, { error }));
+      const api = createOwnerBrowserApi({ csrfToken: () => 'x', fetch: odd.fetch });
+      const refused = await api.descriptors().catch((e: unknown) => e);
+      expect(DioscError.isInstance(refused) && refused.code).toBe('internal');
+      expect((refused as Error).message).toBe('The server answered 403 without a usable JSON body.');
+    }
+  });
+
+  it('without a CSRF token a mutation sends an empty header (the server refuses it), never a made-up one', async () => {
+    const { fetch, requests } = recordingFetch(() => json(200, {}));
+    const api = createOwnerBrowserApi({ csrfToken: () => null, fetch });
+    await api.disableAccess();
+    expect((requests[0]!.init.headers as Record<string, string>)['x-csrf-token']).toBe('');
+  });
+
+  it('an aborted request rejects with the abort reason, whatever fetch threw', async () => {
+    const controller = new AbortController();
+    const why = new DOMException('The review was closed.', 'AbortError');
+    controller.abort(why);
+    const api = createOwnerBrowserApi({
+      csrfToken: () => 'x',
+      fetch: (async () => {
+        throw new TypeError('fetch failed');
+      }) as typeof globalThis.fetch,
+    });
+    expect(await api.descriptors(controller.signal).catch((e: unknown) => e)).toBe(why);
   });
 });
 

@@ -77,6 +77,19 @@ describe.each(DIALECTS)('account core reads ($name)', (dialect) => {
     expect(second.result.nextCursor).toBeNull();
   });
 
+  it('collections_list: a page that holds the rest has no cursor', async () => {
+    const all = await f.core.execute('collections_list', { limit: 3 }, f.owner);
+    expect(all.result.collections.map((c) => c.id)).toEqual(['drive', 'inbox', 'notes']);
+    expect(all.result.nextCursor).toBeNull();
+  });
+
+  it('collections_list pages an exact grant through its own collections only', async () => {
+    const caller = callerFor(f.accountId, { kind: 'exact', collections: { notes: ['items_list'] } });
+    const { result } = await f.core.execute('collections_list', { limit: 1 }, caller);
+    expect(result.collections.map((c) => c.id)).toEqual(['notes']);
+    expect(result.nextCursor).toBeNull();
+  });
+
   it('collections_list refuses a caller granted nothing', async () => {
     const caller = callerFor(f.accountId, { kind: 'exact', collections: { notes: [] } });
     await refusedWithoutChange(f, () => f.core.execute('collections_list', {}, caller), 'not_granted');

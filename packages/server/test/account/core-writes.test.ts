@@ -411,12 +411,13 @@ describe.each(DIALECTS)('account core writes ($name)', (dialect) => {
         return reads > 1;
       },
     } as AbortSignal;
-    await refusedWithoutChange(
+    const lateRefusal = await refusedWithoutChange(
       f,
       () =>
         f.core.execute('item_write', { ...input, requestId: 'req-cancel-2' }, { ...f.owner, signal: late }),
       'cancelled',
     );
+    expect(lateRefusal.message).toBe('Request "req-cancel-2" was cancelled before it was dispatched.');
     expect(reads).toBe(2);
     // The same request ID is free for a real attempt afterwards.
     const { replayed } = await f.core.execute('item_write', { ...input, requestId: 'req-cancel-2' }, f.owner);

@@ -3,6 +3,7 @@ import {
   descriptorsFor,
   type ErrorCode,
   type FunctionName,
+  type PrepareAnswer,
   type ToolDescriptor,
 } from '@diosc/protocol';
 import type {
@@ -69,6 +70,8 @@ export class FakeOwnerApi implements OwnerBrowserApi {
    * input, say); the adapter must refuse it. Unset, the receipt binds the call as asked.
    */
   receiptAnswered: (receipt: ReviewReceipt) => ReviewReceipt = (receipt) => receipt;
+  /** Results of the writes executed so far, by request ID: `prepare` answers a repeat as replayed. */
+  readonly committed = new Map<string, unknown>();
   private readonly gates = new Map<Method, Gate & { arrive(): void; finish(): void }>();
   private receiptCounter = 0;
 
@@ -196,9 +199,11 @@ export class FakeOwnerApi implements OwnerBrowserApi {
     });
   }
 
-  prepare(call: ToolCall, signal?: AbortSignal): Promise<{ receipt: ReviewReceipt }> {
-    return this.answer('prepare', call, signal, () => {
+  prepare(call: ToolCall, signal?: AbortSignal): Promise<PrepareAnswer> {
+    return this.answer('prepare', call, signal, (): PrepareAnswer => {
       this.checkCall(call);
+      const stored = this.committed.get(String(call.input.requestId));
+      if (stored !== undefined) return { replayed: true, result: stored };
       const receipt: ReviewReceipt = {
         id: `receipt-${++this.receiptCounter}`,
         tool: call.tool as ReviewReceipt['tool'],
@@ -228,7 +233,9 @@ export class FakeOwnerApi implements OwnerBrowserApi {
     return this.answer('execute', call, signal, () => {
       this.checkCall(call);
       const item = { id: String(call.input.item), title: 'x', version: 'v1', updatedAt: '', sizeBytes: 5 };
-      return { result: { collection: String(call.input.collection), item, created: true }, replayed: false };
+      const result = { collection: String(call.input.collection), item, created: true };
+      this.committed.set(String(call.input.requestId), result);
+      return { result, replayed: false };
     });
   }
 }
