@@ -88,12 +88,14 @@ function excerpt(source, { start, end }) {
 }
 
 function markdown(folders, survivors) {
+  // Every glob of the folder, the excluded ones with their `!`.
+  const globs = (mutate) => mutate.map((glob) => `\`${glob}\``).join(', ');
   const rows = folders.map(({ name, mutate, goal, score, counts, notRun }) => {
     if (notRun)
-      return `| ${name} | \`${mutate[0]}\` | not run | ${goal === undefined ? 'measured' : `≥ ${goal}%`} | | | | | | |`;
+      return `| ${name} | ${globs(mutate)} | not run | ${goal === undefined ? 'measured' : `≥ ${goal}%`} | | | | | | |`;
     const verdict = goal === undefined ? 'measured' : score >= goal ? `≥ ${goal}% ✓` : `< ${goal}% ✗`;
     const invalid = counts.CompileError + counts.RuntimeError;
-    return `| ${name} | \`${mutate[0]}\` | ${score.toFixed(1)}% | ${verdict} | ${counts.Killed} | ${counts.Timeout} | ${counts.Survived} | ${counts.NoCoverage} | ${counts.Ignored} | ${invalid} |`;
+    return `| ${name} | ${globs(mutate)} | ${score.toFixed(1)}% | ${verdict} | ${counts.Killed} | ${counts.Timeout} | ${counts.Survived} | ${counts.NoCoverage} | ${counts.Ignored} | ${invalid} |`;
   });
   const survivorRows = survivors.map(
     (s) =>
