@@ -5,8 +5,9 @@ import { SUMMARY_COLUMNS } from './item-view.js';
 
 /**
  * The reads nearly every call makes, compiled once per core (see `prepareRead`) and run on the
- * store's read path: committed data, read on this very call — nothing is cached between calls, so
- * a disconnected source or a removed collection shows on the very next one.
+ * store's read path: committed data as of this very call — the collection lookup reuses an answer
+ * only while nothing was committed since (`prepareVersionedRead`), so a disconnected source or a
+ * removed collection shows on the very next one.
  */
 export function createHotReads(store: Pick<Store, 'db' | 'read' | 'dataVersion'>) {
   return {

@@ -1,6 +1,6 @@
 /**
  * The first protocol revision of the per-request-envelope era: the date the SDK's classifier
- * (`classifyInboundRequest`) compares a version with. Pinned to it by test/mcp/era.test.ts.
+ * (`classifyInboundRequest`) compares a version with. Pinned to it by test/mcp/era-fast-path.test.ts.
  */
 export const FIRST_MODERN_REVISION = '2026-07-28';
 

@@ -42,7 +42,11 @@ export function prepareVersionedRead<A extends (string | number)[], R>(
     if (!answer) {
       answer = read(...args);
       answers.set(key, answer);
-      answer.catch(() => answers.delete(key));
+      // A failed read is not kept; a newer answer under the same key (after a commit) is left alone.
+      const failed = answer;
+      failed.catch(() => {
+        if (answers.get(key) === failed) answers.delete(key);
+      });
     }
     return answer;
   };
