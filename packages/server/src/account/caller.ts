@@ -19,6 +19,12 @@ export interface CallerContext {
   connectionId?: string;
   grant: Grant;
   signal?: AbortSignal;
+  /**
+   * The store's change counter (`Store.dataVersion`) as read at the start of this very call, when
+   * the transport read it: the authority lookups reuse it instead of reading it again. Never one
+   * kept from an earlier call — a lookup given an old counter could miss a commit made since.
+   */
+  dataVersion?: number;
 }
 
 export function grantAllows(grant: Grant, collectionId: string, fn: CollectionFunction): boolean {

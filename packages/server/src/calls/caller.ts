@@ -25,6 +25,11 @@ export type CallerSpec =
       connection: ConnectionRef;
       /** Aborted when the caller gives up; see `runCall` for what that means after dispatch. */
       signal?: AbortSignal;
+      /**
+       * The store's change counter as the transport read it at the start of this very call (never
+       * an earlier call's), so the core's lookups need not read it again (`VersionedRead.given`).
+       */
+      dataVersion?: number | undefined;
     };
 
 /**
@@ -56,5 +61,6 @@ export function callerContext(spec: CallerSpec): CallerContext {
           grant: spec.connection.coreGrant ?? toGrant(spec.connection.grant),
         };
   if (spec.signal) context.signal = spec.signal;
+  if (spec.channel !== 'owner' && spec.dataVersion !== undefined) context.dataVersion = spec.dataVersion;
   return context;
 }

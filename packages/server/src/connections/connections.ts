@@ -184,10 +184,14 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
 
     get: requireOwned,
 
-    /** The live connection a bearer token names, or undefined for unknown, revoked or expired tokens. */
-    async findByToken(token: string): Promise<BearerConnection | undefined> {
+    /**
+     * The live connection a bearer token names, or undefined for unknown, revoked or expired
+     * tokens. `dataVersion` is the store's change counter as read at the start of this call, if the
+     * caller read it (see `VersionedRead.given`).
+     */
+    async findByToken(token: string, dataVersion?: number): Promise<BearerConnection | undefined> {
       if (!token.startsWith(TOKEN_PREFIX)) return undefined;
-      const [row] = await byTokenHash(hashToken(token));
+      const [row] = await byTokenHash.given(dataVersion, hashToken(token));
       if (!row || row.revoked_at !== null) return undefined;
       if (row.token_expires_at !== null && row.token_expires_at <= clock.now()) return undefined;
       return row;

@@ -33,6 +33,7 @@ export async function callTool(
       lastUsedAt: principal.lastUsedAt,
     },
     signal,
+    dataVersion: principal.dataVersion,
   };
   if (!principal.grant.exposed.includes(name)) {
     // A catalog tool outside the grant is as unknown to this client as a made-up name; it is

@@ -13,6 +13,8 @@ export interface McpPrincipal {
   /** The grant as stored right now (read on this request, parsed once per distinct grant). */
   grant: StoredGrant;
   lastUsedAt: number | null;
+  /** The store's change counter as read when this request was authenticated (`Store.dataVersion`). */
+  dataVersion: number | undefined;
 }
 
 const REALM = 'Bearer realm="diosc"';
@@ -28,6 +30,8 @@ const QUERY_CREDENTIALS = new Set(['access_token', 'token']);
 export function createMcpGuard(deps: {
   config: ServerConfig;
   connections: Pick<Connections, 'findByToken'>;
+  /** The store's change counter, read once per request and reused by its lookups (`Store.dataVersion`). */
+  dataVersion?: () => number;
   /** Requests per connection (`rate_limited` once over). */
   requests: Pick<PerMinuteLimit, 'take'>;
 }) {
@@ -76,7 +80,9 @@ export function createMcpGuard(deps: {
         'Send the connection token as "Authorization: Bearer" followed by the token.',
       );
     }
-    const row = await deps.connections.findByToken(match[1]!);
+    // Read once, here at the start of the call; the call's collection lookup reuses it.
+    const dataVersion = deps.dataVersion?.();
+    const row = await deps.connections.findByToken(match[1]!, dataVersion);
     if (!row) {
       reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
       throw new DioscError('unauthenticated', 'The bearer token is invalid, expired or revoked.');
@@ -87,6 +93,7 @@ export function createMcpGuard(deps: {
       accountId: row.account_id,
       grant: grants.parse(row.grant_json),
       lastUsedAt: row.last_used_at,
+      dataVersion,
     };
   };
 }

@@ -51,7 +51,12 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
   );
   app.addHook(
     'onRequest',
-    createMcpGuard({ config: diosc.config, connections: diosc.connections, requests }),
+    createMcpGuard({
+      config: diosc.config,
+      connections: diosc.connections,
+      requests,
+      ...(diosc.store.dataVersion && { dataVersion: diosc.store.dataVersion }),
+    }),
   );
 
   app.setErrorHandler(mcpErrorHandler);

@@ -6,6 +6,18 @@ import type { Database } from './schema.js';
 /** How many distinct argument lists one versioned read keeps before it starts over. */
 const MAX_ENTRIES = 1024;
 
+/** A versioned read (`prepareVersionedRead`). */
+export interface VersionedRead<A extends (string | number)[], R> {
+  (...args: A): Promise<readonly Readonly<R>[]>;
+  /**
+   * The same read, given the store's `dataVersion` as read at the start of this very call — never
+   * one kept from an earlier call — instead of reading the counter again. Answers kept under that
+   * version were read after it, so they hold every commit made before the call began; `undefined`
+   * reads the counter as the plain call does.
+   */
+  given(version: number | undefined, ...args: A): Promise<readonly Readonly<R>[]>;
+}
+
 /**
  * A `prepareRead` whose answers are reused until the next commit to the store. On every call it
  * reads the store's `dataVersion` (SQLite's change counter: one pragma, no table) and runs the
@@ -15,7 +27,10 @@ const MAX_ENTRIES = 1024;
  * Where the store has no counter (PostgreSQL, in-memory SQLite) every call reads.
  *
  * For the small lookups every call repeats (a bearer token's connection, a collection record);
- * never for an operation's own work. The rows are shared between callers: read-only.
+ * never for an operation's own work. The rows are shared between callers: read-only. A call that
+ * makes several of these lookups reads the counter once, at its start, and hands it to each
+ * (`given`): `/mcp` reads it in its guard, before the bearer lookup, and the collection lookup of
+ * the same call reuses it.
  *
  * @example
  * const collection = prepareVersionedRead(store, (db, accountId: string, id: string) =>
@@ -24,15 +39,14 @@ const MAX_ENTRIES = 1024;
 export function prepareVersionedRead<A extends (string | number)[], R>(
   store: Pick<Store, 'db' | 'read' | 'dataVersion'>,
   build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
-): (...args: A) => Promise<readonly Readonly<R>[]> {
+): VersionedRead<A, R> {
   const read = prepareRead(store, build);
   const { dataVersion } = store;
-  if (!dataVersion) return read;
+  if (!dataVersion)
+    return Object.assign(read, { given: (_version: number | undefined, ...args: A) => read(...args) });
   let version: number | undefined;
   const answers = new Map<string, Promise<R[]>>();
-  return (...args: A) => {
-    // The version is read before the rows: rows read after it are at least that new.
-    const now = dataVersion();
+  const lookup = (now: number, args: A) => {
     if (now !== version || answers.size >= MAX_ENTRIES) {
       answers.clear();
       version = now;
@@ -50,4 +64,8 @@ export function prepareVersionedRead<A extends (string | number)[], R>(
     }
     return answer;
   };
+  // The version is read before the rows: rows read after it are at least that new.
+  return Object.assign((...args: A) => lookup(dataVersion(), args), {
+    given: (seen: number | undefined, ...args: A) => lookup(seen ?? dataVersion(), args),
+  });
 }

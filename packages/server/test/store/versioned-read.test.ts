@@ -74,4 +74,40 @@ describe.each(DIALECTS)('versioned reads ($name)', (dialect) => {
       .execute();
     expect(await titleOf(accountId, 'versioned')).toEqual([{ id: 'versioned', title: 'From elsewhere' }]);
   });
+
+  it('given the counter read at the start of a call, reuses it instead of reading it again', async () => {
+    const { store, accountId } = await setUp();
+    let counted = 0;
+    const dataVersion = store.dataVersion && (() => (counted++, store.dataVersion!()));
+    const titleOf = prepareVersionedRead(
+      { db: store.db, read: store.read, ...(dataVersion && { dataVersion }) },
+      (db, account: string, id: string) =>
+        db.selectFrom('collections').select(['title']).where('account_id', '=', account).where('id', '=', id),
+    );
+    const atStart = dataVersion?.();
+    counted = 0;
+    const first = await titleOf.given(atStart, accountId, 'versioned');
+    const second = await titleOf.given(atStart, accountId, 'versioned');
+    expect(second).toEqual([{ title: 'Versioned' }]);
+    expect(counted).toBe(0);
+    if (dialect.name === 'sqlite') expect(second).toBe(first);
+    // Without a counter from the call, it reads the counter itself.
+    await titleOf.given(undefined, accountId, 'versioned');
+    expect(counted).toBe(dialect.name === 'sqlite' ? 1 : 0);
+  });
+
+  it("a call that began after another connection's commit sees it, whatever an earlier call kept", async () => {
+    const { accountId, titleOf, store } = await setUp();
+    const earlier = store.dataVersion?.();
+    expect(await titleOf.given(earlier, accountId, 'versioned')).toEqual([
+      { title: 'Versioned', id: 'versioned' },
+    ]);
+    const other = await openConfiguredStore(test!.config);
+    others.push(other);
+    await other.db.deleteFrom('collections').where('id', '=', 'versioned').execute();
+    // The next call reads the counter at its start (as /mcp's guard does) and hands it over.
+    const atStart = store.dataVersion?.();
+    if (dialect.name === 'sqlite') expect(atStart).not.toBe(earlier);
+    expect(await titleOf.given(atStart, accountId, 'versioned')).toEqual([]);
+  });
 });
