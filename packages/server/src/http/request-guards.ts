@@ -27,10 +27,19 @@ export function installRequestGuards(app: FastifyInstance, config: ServerConfig)
   const names = ownHostNames(config);
   // Callback hooks, not async ones: every request of every route runs these, and a promise per
   // hook per request is measurable on /mcp's budget (bench/results/mcp.md).
+  // The last Host allowed, with the local address it came in on: nearly every request repeats it,
+  // and reading the header again is the costly part of this check.
+  let allowed: { host: string; local: string | undefined } | undefined;
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!hostAllowed(hostNameOf(request.headers.host), names, request.socket.localAddress)) {
+    const { host } = request.headers;
+    const local = request.socket.localAddress;
+    if (host !== undefined && host === allowed?.host && local === allowed.local) done();
+    else if (!hostAllowed(hostNameOf(host), names, local)) {
       done(new DioscError('unknown_host', 'This server does not answer to that host name.'));
-    } else done();
+    } else {
+      if (host !== undefined) allowed = { host, local };
+      done();
+    }
   });
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (BODYLESS.has(request.method) && declaresBody(request.headers)) {

@@ -30,7 +30,15 @@ export interface RequestServerDeps {
  * The low-level `Server` lets `tools/list` answer with the catalog's own JSON untouched.
  */
 export function createRequestServer(deps: RequestServerDeps): Server {
-  const { principal } = deps;
+  const { principal, diosc } = deps;
+  // Only what the call path uses: spreading the whole app context on every call is measurable.
+  const callDeps = {
+    core: diosc.core,
+    connections: diosc.connections,
+    clock: diosc.clock,
+    usage: deps.usage,
+    log: deps.log,
+  };
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
 
   server.setRequestHandler('tools/list', () => ({
@@ -47,13 +55,7 @@ export function createRequestServer(deps: RequestServerDeps): Server {
     else dropped.addEventListener('abort', abort, { once: true });
     const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, cancel);
     try {
-      const outcome = await callTool(
-        { ...deps.diosc, usage: deps.usage, log: deps.log },
-        principal,
-        name,
-        args ?? {},
-        cancel.signal,
-      );
+      const outcome = await callTool(callDeps, principal, name, args ?? {}, cancel.signal);
       if (outcome.kind === 'unknown_tool') {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
       }
