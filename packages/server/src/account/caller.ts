@@ -9,6 +9,12 @@ export type Grant =
   | { kind: 'all' }
   | { kind: 'exact'; collections: Readonly<Record<string, readonly CollectionFunction[]>> };
 
+/**
+ * Whether the caller gave up on a call: all the core reads of its cancellation. An `AbortSignal`
+ * is one; `/mcp` passes a plain flag (`mcp/request-cancel.ts`), which costs nothing to make.
+ */
+export type CallSignal = Pick<AbortSignal, 'aborted'>;
+
 /** Who is calling, through what, and with what authority. Transports build it; the core trusts only it. */
 export interface CallerContext {
   accountId: string;
@@ -18,7 +24,7 @@ export interface CallerContext {
   via: CallChannel;
   connectionId?: string;
   grant: Grant;
-  signal?: AbortSignal;
+  signal?: CallSignal;
   /**
    * The store's change counter (`Store.dataVersion`) as read at the start of this very call, when
    * the transport read it: the authority lookups reuse it instead of reading it again. Never one

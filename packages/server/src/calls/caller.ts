@@ -1,5 +1,5 @@
 import type { CallChannel, GrantEntry } from '@diosc/protocol';
-import type { CallerContext, Grant } from '../account/caller.js';
+import type { CallerContext, CallSignal, Grant } from '../account/caller.js';
 import { toGrant } from '../connections/grant.js';
 
 /** The app connection a call is made through, as read on this very request. */
@@ -18,13 +18,13 @@ export interface ConnectionRef {
  * the owner's full authority; every other channel acts through one app connection and its grant.
  */
 export type CallerSpec =
-  | { channel: 'owner'; accountId: string; signal?: AbortSignal }
+  | { channel: 'owner'; accountId: string; signal?: CallSignal }
   | {
       channel: Exclude<CallChannel, 'owner'>;
       accountId: string;
       connection: ConnectionRef;
       /** Aborted when the caller gives up; see `runCall` for what that means after dispatch. */
-      signal?: AbortSignal;
+      signal?: CallSignal;
       /**
        * The store's change counter as the transport read it at the start of this very call (never
        * an earlier call's), so the core's lookups need not read it again (`VersionedRead.given`).

@@ -1,6 +1,7 @@
 import { DioscError, toolErrorResult, toolResult } from '@diosc/protocol';
 import { isFunctionName, isValidOutput } from '@diosc/protocol/validators';
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallSignal } from '../account/caller.js';
 import { recordCall } from '../calls/bookkeeping.js';
 import type { CallerSpec } from '../calls/caller.js';
 import { type CallDeps, runCall } from '../calls/run-call.js';
@@ -21,7 +22,7 @@ export async function callTool(
   principal: McpPrincipal,
   name: string,
   args: Record<string, unknown>,
-  signal: AbortSignal,
+  signal: CallSignal,
 ): Promise<ToolCallOutcome> {
   const caller: CallerSpec = {
     channel: 'http_mcp',

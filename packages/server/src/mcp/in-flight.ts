@@ -5,12 +5,12 @@
  * scoped by connection, so one connection can cancel only its own calls.
  */
 export function createInFlight() {
-  const calls = new Map<string, AbortController>();
+  const calls = new Map<string, { abort(): void }>();
   const keyOf = (connectionId: string, requestId: string | number) =>
     `${connectionId}\u0000${typeof requestId}\u0000${String(requestId)}`;
   return {
     /** Tracks a call until the returned function is called; `controller` is aborted on cancel. */
-    track(connectionId: string, requestId: string | number, controller: AbortController): () => void {
+    track(connectionId: string, requestId: string | number, controller: { abort(): void }): () => void {
       const key = keyOf(connectionId, requestId);
       calls.set(key, controller);
       return () => {
@@ -21,7 +21,7 @@ export function createInFlight() {
     cancel(connectionId: string, requestId: string | number): boolean {
       const controller = calls.get(keyOf(connectionId, requestId));
       if (!controller) return false;
-      controller.abort(new Error('cancelled by the client'));
+      controller.abort();
       return true;
     },
     get size(): number {

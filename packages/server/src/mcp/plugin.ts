@@ -9,6 +9,7 @@ import { plainlyLegacy } from './era.js';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
 import { header, jsonRpcError, mcpErrorHandler, notAllowed, sendParseError, whenClosed } from './replies.js';
+import { RequestCancel } from './request-cancel.js';
 import { createRequestServer, type RequestServerDeps } from './request-server.js';
 import { createWireCatalog } from './wire-catalog.js';
 
@@ -83,7 +84,7 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
         );
       return;
     }
-    const cancel = new AbortController();
+    const cancel = new RequestCancel();
     const deps: RequestServerDeps = {
       diosc,
       log: request.log,

@@ -20,7 +20,7 @@ export function header(request: FastifyRequest, name: string): string | undefine
  * Resolves when the response is closed — written, or its client gone — so a wait on an answer
  * nobody will read can end; a client gone before its answer was written also aborts `cancel`.
  */
-export function whenClosed(response: ServerResponse, cancel: AbortController): Promise<void> {
+export function whenClosed(response: ServerResponse, cancel: { abort(): void }): Promise<void> {
   return new Promise<void>((resolve) => {
     response.once('close', () => {
       if (!response.writableFinished) cancel.abort();

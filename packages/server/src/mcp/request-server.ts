@@ -5,6 +5,7 @@ import type { UsageBatch } from '../usage/usage-batch.js';
 import { callTool } from './call-tool.js';
 import type { McpPrincipal } from './guard.js';
 import type { InFlight } from './in-flight.js';
+import type { RequestCancel } from './request-cancel.js';
 import type { WireCatalog } from './wire-catalog.js';
 
 export const SERVER_INFO = { name: 'diosc', version: '0.1.0' } as const;
@@ -21,7 +22,7 @@ export interface RequestServerDeps {
    * the HTTP client goes away before its answer was written, when the client cancels the call in a
    * POST of its own (through `inFlight`), or when the SDK drops the request.
    */
-  cancel: AbortController;
+  cancel: RequestCancel;
 }
 
 /**
@@ -55,7 +56,7 @@ export function createRequestServer(deps: RequestServerDeps): Server {
     else dropped.addEventListener('abort', abort, { once: true });
     const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, cancel);
     try {
-      const outcome = await callTool(callDeps, principal, name, args ?? {}, cancel.signal);
+      const outcome = await callTool(callDeps, principal, name, args ?? {}, cancel);
       if (outcome.kind === 'unknown_tool') {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
       }

@@ -1,6 +1,7 @@
 import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CallSignal } from '../../src/account/caller.js';
 import { createSlowStatements } from './slow-store.js';
 import { connectClient, createConnection, parseResult } from './support.js';
 
@@ -8,7 +9,7 @@ describe.each(DIALECTS)('HTTP MCP cancellation ($name)', (dialect) => {
   let server: TestServer;
   const slow = createSlowStatements();
   /** The signals the core was given, recorded by the app's `holdCall` seam before each call's work. */
-  const signals: AbortSignal[] = [];
+  const signals: CallSignal[] = [];
   let client: Client;
   let connection: { id: string; token: string; actor: string };
 
@@ -61,12 +62,8 @@ describe.each(DIALECTS)('HTTP MCP cancellation ($name)', (dialect) => {
     return rows.map((row) => row.outcome);
   };
   /** The abort of the signal the core was given for the newest call. */
-  const coreAborted = () => {
-    const signal = signals.at(-1)!;
-    return signal.aborted
-      ? Promise.resolve()
-      : new Promise((resolve) => signal.addEventListener('abort', resolve));
-  };
+  const coreAborted = () =>
+    vi.waitFor(() => expect(signals.at(-1)!.aborted).toBe(true), { timeout: 10_000, interval: 5 });
 
   it('reports a write cancelled before dispatch as cancelled; no receipt, nothing written', async () => {
     const requestId = 'req-cancel-before-1';
