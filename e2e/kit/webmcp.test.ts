@@ -32,13 +32,22 @@ async function agent(cdp: CDPSession) {
     );
     for (const tool of added.tools as Record<string, unknown>[]) tools.set(String(tool.name), tool);
   }
+  // The kit replaces its registration whenever the page's tools or intents change, which a loaded
+  // machine may let happen after the tools were first seen; a replaced registration refuses with
+  // "These tools were replaced; use the current ones", and an agent calls the current ones.
   const invoke = async (toolName: string, input: unknown) => {
-    const frameId = tools.get(toolName)!.frameId;
-    const { invocationId } = (await cdp.send(
-      'WebMCP.invokeTool' as never,
-      { frameId, toolName, input } as never,
-    )) as { invocationId: string };
-    return events.wait('WebMCP.toolResponded', (p) => p.invocationId === invocationId) as Promise<Responded>;
+    for (let attempt = 1; ; attempt++) {
+      const frameId = tools.get(toolName)!.frameId;
+      const { invocationId } = (await cdp.send(
+        'WebMCP.invokeTool' as never,
+        { frameId, toolName, input } as never,
+      )) as { invocationId: string };
+      const response = (await events.wait(
+        'WebMCP.toolResponded',
+        (p) => p.invocationId === invocationId,
+      )) as Responded;
+      if (attempt >= 5 || !JSON.stringify(response).includes('These tools were replaced')) return response;
+    }
   };
   return { tools, invoke };
 }

@@ -78,7 +78,12 @@ describe.each(DIALECTS)('versioned reads ($name)', (dialect) => {
   it('given the counter read at the start of a call, reuses it instead of reading it again', async () => {
     const { store, accountId } = await setUp();
     let counted = 0;
-    const dataVersion = store.dataVersion && (() => (counted++, store.dataVersion!()));
+    const dataVersion =
+      store.dataVersion &&
+      (() => {
+        counted++;
+        return store.dataVersion!();
+      });
     const titleOf = prepareVersionedRead(
       { db: store.db, read: store.read, ...(dataVersion && { dataVersion }) },
       (db, account: string, id: string) =>
