@@ -143,6 +143,9 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
       await Promise.race([transport.handleRequest(request.raw, reply.raw, request.body), closed]);
     } catch (error) {
       request.log.error({ err: error }, 'MCP transport failed');
+      // A failed exchange may still hold a running handler: closing aborts it.
+      void transport.close();
+      void server.close();
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(500, { 'content-type': 'application/json' });
         reply.raw.end(JSON.stringify(jsonRpcError(-32603, 'Internal error')));
