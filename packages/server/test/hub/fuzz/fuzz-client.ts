@@ -32,7 +32,15 @@ export class FuzzClient {
   #pool(from = '127.0.0.1'): Pool {
     let pool = this.#pools.get(from);
     if (!pool) {
-      pool = new Pool(this.base, { connections: 4, localAddress: from });
+      // Idle connections are dropped after a second, well before the server's keep-alive timeout
+      // (10 s): otherwise a connection left idle while one class runs can be picked for a request
+      // just as the server closes it — HTTP's keep-alive race, an ECONNRESET on a loaded machine.
+      pool = new Pool(this.base, {
+        connections: 4,
+        localAddress: from,
+        keepAliveTimeout: 1_000,
+        keepAliveMaxTimeout: 1_000,
+      });
       this.#pools.set(from, pool);
     }
     return pool;
