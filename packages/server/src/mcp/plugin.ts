@@ -130,8 +130,8 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
     // pending request, no timer; test/mcp/leftovers.test.ts) and closing it is a measurable share of
     // our own cost per call (the SDK builds an Error to settle what is already settled), so it is
     // left to the garbage collector.
-    const closed = whenClosed(reply.raw, cancel).then(() => {
-      if (reply.raw.writableFinished) return;
+    const closed = whenClosed(reply.raw, cancel).then((left) => {
+      if (!left) return;
       void transport.close();
       void server.close();
     });

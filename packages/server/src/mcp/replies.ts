@@ -19,12 +19,14 @@ export function header(request: FastifyRequest, name: string): string | undefine
 /**
  * Resolves when the response is closed — written, or its client gone — so a wait on an answer
  * nobody will read can end; a client gone before its answer was written also aborts `cancel`.
+ * Resolves with whether that happened (the client left before its answer).
  */
-export function whenClosed(response: ServerResponse, cancel: { abort(): void }): Promise<void> {
-  return new Promise<void>((resolve) => {
+export function whenClosed(response: ServerResponse, cancel: { abort(): void }): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
     response.once('close', () => {
-      if (!response.writableFinished) cancel.abort();
-      resolve();
+      const left = !response.writableFinished;
+      if (left) cancel.abort();
+      resolve(left);
     });
   });
 }
