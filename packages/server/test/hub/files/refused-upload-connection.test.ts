@@ -6,6 +6,7 @@ import {
   PAGE_ORIGIN,
   startHubServer,
 } from '../support/hub-server.js';
+import { rowCounts } from '../support/rows.js';
 import { multipartBody, PDF_HEAD } from './file-client.js';
 
 let server: HubTestServer | undefined;
@@ -59,6 +60,7 @@ describeOnDialects('a refused upload leaves its connection usable', () => {
         assistant: { files: { maxFileBytes: 300_000, allowedTypes: ['text/plain', 'image/png'] } },
       });
       const target = await server.visit();
+      const before = await rowCounts(server.store);
       const { body, contentType } = multipartBody({ bytes, filename: 'f.txt', type: 'text/plain' });
       const { hostname, port } = new URL(target.client.base);
       const host = `${hostname}:${port}`;
@@ -76,6 +78,8 @@ describeOnDialects('a refused upload leaves its connection usable', () => {
       socket.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
       expect(await answers.statuses(2)).toEqual([`HTTP/1.1 ${status}`, 'HTTP/1.1 200']);
       socket.destroy();
+      // Refused, so nothing of it was kept (no file row, no chunk).
+      expect(await rowCounts(server.store)).toEqual(before);
     },
   );
 });
