@@ -44,7 +44,10 @@ const http = createServer((req, res) => {
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
+    // Closed only when the client left before its answer, as /mcp does: a finished exchange holds
+    // nothing to release, so every server here handles an exchange the same way.
     res.once('close', () => {
+      if (res.writableFinished) return;
       void transport.close();
       void server.close();
     });

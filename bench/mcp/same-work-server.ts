@@ -83,7 +83,10 @@ app.post('/mcp', async (request, reply) => {
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
+  // Closed only when the client left before its answer, as /mcp does: a finished exchange holds
+  // nothing to release, so every server here handles an exchange the same way.
   reply.raw.once('close', () => {
+    if (reply.raw.writableFinished) return;
     void transport.close();
     void server.close();
   });
