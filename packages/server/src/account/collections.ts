@@ -100,7 +100,8 @@ export async function authorizeCollection(
       `${fn} on collection "${collectionId}" is not granted to this caller.`,
     );
   }
-  const [stored] = await reads.collection.given(caller.dataVersion, caller.accountId, collectionId);
+  const kept = reads.collection.givenNow(caller.dataVersion, caller.accountId, collectionId);
+  const [stored] = kept instanceof Promise ? await kept : kept;
   if (!stored) throw new DioscError('not_found', `There is no collection "${collectionId}".`);
   if (stored.disconnectedAt !== null) throw sourceRevoked(collectionId);
   if (!kindSupports(stored.kind, fn)) {

@@ -79,6 +79,11 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
       .where('token_hash', '=', hash)
       .where('transport', '=', 'http_mcp'),
   );
+  /** The row, if its token is neither revoked nor expired now. */
+  const live = (row: BearerConnection | undefined): BearerConnection | undefined =>
+    !row || row.revoked_at !== null || (row.token_expires_at !== null && row.token_expires_at <= clock.now())
+      ? undefined
+      : row;
   function issueToken(): { token: string; hash: string } {
     const token = `${TOKEN_PREFIX}${randomSecret(32)}`;
     return { token, hash: hashToken(token) };
@@ -187,14 +192,16 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
     /**
      * The live connection a bearer token names, or undefined for unknown, revoked or expired
      * tokens. `dataVersion` is the store's change counter as read at the start of this call, if the
-     * caller read it (see `VersionedRead.given`).
+     * caller read it (see `VersionedRead.given`). Answered at once, without a promise, when the row
+     * read under that counter is kept already (`VersionedRead.givenNow`).
      */
-    async findByToken(token: string, dataVersion?: number): Promise<BearerConnection | undefined> {
+    findByToken(
+      token: string,
+      dataVersion?: number,
+    ): BearerConnection | undefined | Promise<BearerConnection | undefined> {
       if (!token.startsWith(TOKEN_PREFIX)) return undefined;
-      const [row] = await byTokenHash.given(dataVersion, hashToken(token));
-      if (!row || row.revoked_at !== null) return undefined;
-      if (row.token_expires_at !== null && row.token_expires_at <= clock.now()) return undefined;
-      return row;
+      const rows = byTokenHash.givenNow(dataVersion, hashToken(token));
+      return rows instanceof Promise ? rows.then(([row]) => live(row)) : live(rows[0]);
     },
 
     /** The live browser-access record of a session, if browser tools are enabled there. */

@@ -82,7 +82,9 @@ export function createMcpGuard(deps: {
     }
     // Read once, here at the start of the call; the call's collection lookup reuses it.
     const dataVersion = deps.dataVersion?.();
-    const row = await deps.connections.findByToken(match[1]!, dataVersion);
+    const found = deps.connections.findByToken(match[1]!, dataVersion);
+    // No await when the answer is there already: an await costs more than the lookup.
+    const row = found instanceof Promise ? await found : found;
     if (!row) {
       reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
       throw new DioscError('unauthenticated', 'The bearer token is invalid, expired or revoked.');

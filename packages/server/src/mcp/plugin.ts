@@ -116,7 +116,13 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
       (request.raw as IncomingMessage & { auth?: AuthInfo }).auth = auth;
       reply.hijack();
       reply.raw.setHeader('cache-control', 'no-store');
-      await Promise.race([serveModern(request.raw, reply.raw, request.body), closed]);
+      await Promise.race([
+        serveModern(request.raw, reply.raw, request.body).catch((error: unknown) => {
+          cancel.abort();
+          throw error;
+        }),
+        closed,
+      ]);
       return;
     }
 
@@ -143,7 +149,8 @@ export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (a
       await Promise.race([transport.handleRequest(request.raw, reply.raw, request.body), closed]);
     } catch (error) {
       request.log.error({ err: error }, 'MCP transport failed');
-      // A failed exchange may still hold a running handler: closing aborts it.
+      // A failed exchange may still hold a running handler: it is cancelled, and closing ends it.
+      cancel.abort();
       void transport.close();
       void server.close();
       if (!reply.raw.headersSent) {

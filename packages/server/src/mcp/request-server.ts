@@ -20,7 +20,7 @@ export interface RequestServerDeps {
   /**
    * This request's one cancellation (one message per request, so at most one call): aborted when
    * the HTTP client goes away before its answer was written, when the client cancels the call in a
-   * POST of its own (through `inFlight`), or when the SDK drops the request.
+   * POST of its own (through `inFlight`), or when the exchange failed (the plugin closes it then).
    */
   cancel: RequestCancel;
 }
@@ -47,23 +47,21 @@ export function createRequestServer(deps: RequestServerDeps): Server {
     tools: [...deps.catalog.list(principal.grant.exposed)] as unknown as Tool[],
   }));
 
+  // The call runs under `deps.cancel`, not the SDK's own signal for the request: the SDK aborts
+  // that only when its transport closes, which the plugin does only after setting `cancel` (client
+  // gone, transport failed), or on a cancellation within the same exchange, which one message per
+  // POST rules out. A listener on it would cost more than the rest of this handler.
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    const { cancel } = deps;
-    const dropped = ctx.mcpReq.signal;
-    const abort = () => cancel.abort();
-    if (dropped.aborted) abort();
-    else dropped.addEventListener('abort', abort, { once: true });
-    const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, cancel);
+    const untrack = deps.inFlight.track(principal.connectionId, ctx.mcpReq.id, deps.cancel);
     try {
-      const outcome = await callTool(callDeps, principal, name, args ?? {}, cancel);
+      const outcome = await callTool(callDeps, principal, name, args ?? {}, deps.cancel);
       if (outcome.kind === 'unknown_tool') {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
       }
       return outcome.result;
     } finally {
       untrack();
-      dropped.removeEventListener('abort', abort);
     }
   });
 

@@ -115,4 +115,30 @@ describe.each(DIALECTS)('versioned reads ($name)', (dialect) => {
     if (dialect.name === 'sqlite') expect(atStart).not.toBe(earlier);
     expect(await titleOf.given(atStart, accountId, 'versioned')).toEqual([]);
   });
+
+  it('answers at once, without a promise, only with rows read under that very counter', async () => {
+    const { accountId, titleOf, store } = await setUp();
+    const atStart = store.dataVersion?.();
+    // Nothing kept yet: a promise, on every dialect.
+    const first = titleOf.givenNow(atStart, accountId, 'versioned');
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual([{ id: 'versioned', title: 'Versioned' }]);
+    const again = titleOf.givenNow(atStart, accountId, 'versioned');
+    // SQLite keeps the rows under its counter and hands them over at once; PostgreSQL reads.
+    if (dialect.name === 'sqlite') expect(again).toEqual([{ id: 'versioned', title: 'Versioned' }]);
+    else expect(again).toBeInstanceOf(Promise);
+    // Another connection commits; a call that began after it reads again and sees the change.
+    const other = await openConfiguredStore(test!.config);
+    others.push(other);
+    await other.db
+      .updateTable('collections')
+      .set({ title: 'Moved on' })
+      .where('id', '=', 'versioned')
+      .execute();
+    const later = titleOf.givenNow(store.dataVersion?.(), accountId, 'versioned');
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toEqual([{ id: 'versioned', title: 'Moved on' }]);
+    // A counter from before the commit gets no rows kept from before it either: those were dropped.
+    expect(titleOf.givenNow(atStart, accountId, 'versioned')).toBeInstanceOf(Promise);
+  });
 });
