@@ -192,7 +192,7 @@ const table = [
   '',
   `\`tools/call items_list\` (a page of 50 from a 10,000-item storage collection: bearer lookup, exact grant, input validation, SQLite reads, output validation, usage row) against two baselines on the same SDK v2 transport (low-level \`Server\` + stateless \`NodeStreamableHTTPServerTransport\`, JSON responses):`,
   '',
-  '- *same-work*: the same Fastify + SDK setup as ours doing the same SQLite page read (same SQL, same seeded file, same summaries, cursor and tool result) with no authentication, grant, validation, usage row or rate limit — **ours / same-work is our own cost** (target: our overhead ≤ 20 %, i.e. ≥ 0.83×);',
+  '- *same-work*: the same Fastify + SDK setup as ours, handling an exchange as ours does (closed only if its client left), doing the same SQLite page read (same SQL, same seeded file, same summaries, cursor and tool result) with no authentication, grant, validation, usage row or rate limit — **ours / same-work is our own cost** (target: our overhead ≤ 20 %, i.e. ≥ 0.83×);',
   '- *bare*: plain `node:http` + SDK answering a constant, a tiny one; *bare+page*: a constant as large as our page.',
   '',
   `Same run, servers in their own processes, load generator (autocannon) in this one. ${DURATION_S} s per cell after a ${WARMUP_S} s warm-up, ${ROUNDS} rounds with the targets interleaved: ours and same-work always measured back to back, alternating which goes first; medians shown (a ratio is the median of the rounds' ratios). The last two columns are each server process's CPU time per answered request (Linux /proc): on a shared machine throughput moves with whatever else runs, CPU per request much less. ${machine.cpus} CPUs (${machine.cpu}) shared with other work, Node ${machine.node}.`,
