@@ -100,7 +100,7 @@ export async function authorizeCollection(
       `${fn} on collection "${collectionId}" is not granted to this caller.`,
     );
   }
-  const kept = reads.collection.givenNow(caller.dataVersion, caller.accountId, collectionId);
+  const kept = reads.collection.given(caller.dataVersion, caller.accountId, collectionId);
   const [stored] = kept instanceof Promise ? await kept : kept;
   if (!stored) throw new DioscError('not_found', `There is no collection "${collectionId}".`);
   if (stored.disconnectedAt !== null) throw sourceRevoked(collectionId);

@@ -192,15 +192,15 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
     /**
      * The live connection a bearer token names, or undefined for unknown, revoked or expired
      * tokens. `dataVersion` is the store's change counter as read at the start of this call, if the
-     * caller read it (see `VersionedRead.given`). Answered at once, without a promise, when the row
-     * read under that counter is kept already (`VersionedRead.givenNow`).
+     * caller read it. Answered at once, without a promise, when the row read under that counter is
+     * kept already (see `VersionedRead.given`).
      */
     findByToken(
       token: string,
       dataVersion?: number,
     ): BearerConnection | undefined | Promise<BearerConnection | undefined> {
       if (!token.startsWith(TOKEN_PREFIX)) return undefined;
-      const rows = byTokenHash.givenNow(dataVersion, hashToken(token));
+      const rows = byTokenHash.given(dataVersion, hashToken(token));
       return rows instanceof Promise ? rows.then(([row]) => live(row)) : live(rows[0]);
     },
 

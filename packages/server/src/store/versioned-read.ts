@@ -13,15 +13,11 @@ export interface VersionedRead<A extends (string | number)[], R> {
    * The same read, given the store's `dataVersion` as read at the start of this very call — never
    * one kept from an earlier call — instead of reading the counter again. Answers kept under that
    * version were read after it, so they hold every commit made before the call began; `undefined`
-   * reads the counter as the plain call does.
+   * reads the counter as the plain call does. An answer read under that very version and kept
+   * already comes back at once — the rows themselves, no promise and no turn of the event loop (on
+   * every `/mcp` call an await costs more than the lookup); otherwise a promise.
    */
-  given(version: number | undefined, ...args: A): Promise<readonly Readonly<R>[]>;
-  /**
-   * `given`, answered at once — the rows themselves, no promise and no turn of the event loop —
-   * when an answer read under that very version is kept already; otherwise `given`'s promise.
-   * For the lookups on every `/mcp` call, where an await costs more than the lookup.
-   */
-  givenNow(version: number | undefined, ...args: A): readonly Readonly<R>[] | Promise<readonly Readonly<R>[]>;
+  given(version: number | undefined, ...args: A): readonly Readonly<R>[] | Promise<readonly Readonly<R>[]>;
 }
 
 /**
@@ -49,20 +45,18 @@ export function prepareVersionedRead<A extends (string | number)[], R>(
   const read = prepareRead(store, build);
   const { dataVersion } = store;
   if (!dataVersion) {
-    const unkept = (_version: number | undefined, ...args: A) => read(...args);
-    return Object.assign(read, { given: unkept, givenNow: unkept });
+    return Object.assign(read, { given: (_version: number | undefined, ...args: A) => read(...args) });
   }
   let version: number | undefined;
   const answers = new Map<string, Promise<R[]>>();
-  // The rows of the answers above that have arrived, for `givenNow`.
+  // The rows of the answers above that have arrived, for `given`.
   const arrived = new Map<string, R[]>();
-  const lookup = (now: number, args: A) => {
+  const lookup = (now: number, args: A, key = JSON.stringify(args)) => {
     if (now !== version || answers.size >= MAX_ENTRIES) {
       answers.clear();
       arrived.clear();
       version = now;
     }
-    const key = JSON.stringify(args);
     let answer = answers.get(key);
     if (!answer) {
       answer = read(...args);
@@ -82,10 +76,10 @@ export function prepareVersionedRead<A extends (string | number)[], R>(
   };
   // The version is read before the rows: rows read after it are at least that new.
   return Object.assign((...args: A) => lookup(dataVersion(), args), {
-    given: (seen: number | undefined, ...args: A) => lookup(seen ?? dataVersion(), args),
-    givenNow: (seen: number | undefined, ...args: A) => {
+    given: (seen: number | undefined, ...args: A) => {
       const now = seen ?? dataVersion();
-      return (now === version && arrived.get(JSON.stringify(args))) || lookup(now, args);
+      const key = JSON.stringify(args);
+      return (now === version && arrived.get(key)) || lookup(now, args, key);
     },
   });
 }

@@ -18,6 +18,13 @@ describe.each(DIALECTS)('versioned reads ($name)', (dialect) => {
     test = undefined;
   });
 
+  /** A second connection to the same store: what another process or instance is to SQLite. */
+  async function anotherConnection() {
+    const other = await openConfiguredStore(test!.config);
+    others.push(other);
+    return other.db;
+  }
+
   async function setUp() {
     test = await openTestStore(dialect);
     const { store, accountId } = test;
@@ -65,9 +72,7 @@ describe.each(DIALECTS)('versioned reads ($name)', (dialect) => {
   it("sees another connection's commit on the very next read (another process or instance)", async () => {
     const { accountId, titleOf } = await setUp();
     expect(await titleOf(accountId, 'versioned')).toEqual([{ id: 'versioned', title: 'Versioned' }]);
-    const other = await openConfiguredStore(test!.config);
-    others.push(other);
-    await other.db
+    await (await anotherConnection())
       .updateTable('collections')
       .set({ title: 'From elsewhere' })
       .where('id', '=', 'versioned')
@@ -107,9 +112,7 @@ describe.each(DIALECTS)('versioned reads ($name)', (dialect) => {
     expect(await titleOf.given(earlier, accountId, 'versioned')).toEqual([
       { title: 'Versioned', id: 'versioned' },
     ]);
-    const other = await openConfiguredStore(test!.config);
-    others.push(other);
-    await other.db.deleteFrom('collections').where('id', '=', 'versioned').execute();
+    await (await anotherConnection()).deleteFrom('collections').where('id', '=', 'versioned').execute();
     // The next call reads the counter at its start (as /mcp's guard does) and hands it over.
     const atStart = store.dataVersion?.();
     if (dialect.name === 'sqlite') expect(atStart).not.toBe(earlier);
@@ -120,25 +123,23 @@ describe.each(DIALECTS)('versioned reads ($name)', (dialect) => {
     const { accountId, titleOf, store } = await setUp();
     const atStart = store.dataVersion?.();
     // Nothing kept yet: a promise, on every dialect.
-    const first = titleOf.givenNow(atStart, accountId, 'versioned');
+    const first = titleOf.given(atStart, accountId, 'versioned');
     expect(first).toBeInstanceOf(Promise);
     expect(await first).toEqual([{ id: 'versioned', title: 'Versioned' }]);
-    const again = titleOf.givenNow(atStart, accountId, 'versioned');
+    const again = titleOf.given(atStart, accountId, 'versioned');
     // SQLite keeps the rows under its counter and hands them over at once; PostgreSQL reads.
     if (dialect.name === 'sqlite') expect(again).toEqual([{ id: 'versioned', title: 'Versioned' }]);
     else expect(again).toBeInstanceOf(Promise);
     // Another connection commits; a call that began after it reads again and sees the change.
-    const other = await openConfiguredStore(test!.config);
-    others.push(other);
-    await other.db
+    await (await anotherConnection())
       .updateTable('collections')
       .set({ title: 'Moved on' })
       .where('id', '=', 'versioned')
       .execute();
-    const later = titleOf.givenNow(store.dataVersion?.(), accountId, 'versioned');
+    const later = titleOf.given(store.dataVersion?.(), accountId, 'versioned');
     expect(later).toBeInstanceOf(Promise);
     expect(await later).toEqual([{ id: 'versioned', title: 'Moved on' }]);
     // A counter from before the commit gets no rows kept from before it either: those were dropped.
-    expect(titleOf.givenNow(atStart, accountId, 'versioned')).toBeInstanceOf(Promise);
+    expect(titleOf.given(atStart, accountId, 'versioned')).toBeInstanceOf(Promise);
   });
 });
