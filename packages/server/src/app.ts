@@ -84,6 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sessions: createSessions(options.store.db, clock),
     connections: createConnections(options.store, clock),
     usage: createUsageLog(options.store.db, clock),
+    http: limits,
   };
   app.decorate('diosc', context);
   installConnectionCap(app, limits.maxConnections);

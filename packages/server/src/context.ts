@@ -4,6 +4,7 @@ import type { Sessions } from './auth/sessions.js';
 import type { Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import type { Connections } from './connections/connections.js';
+import type { HttpLimits } from './http/server-limits.js';
 import type { HubServices } from './hub/hub-services.js';
 import type { TurnRunner } from './hub/turns/turn-runner.js';
 import type { Store } from './store/dialect.js';
@@ -19,6 +20,8 @@ export interface DioscContext {
   sessions: Sessions;
   connections: Connections;
   usage: UsageLog;
+  /** The HTTP limits the server was built with (the error reply reads its unread-body drain). */
+  http: HttpLimits;
   /** The assistant hub, once its plugin is registered. */
   hub?: { services: HubServices; runner: TurnRunner };
 }

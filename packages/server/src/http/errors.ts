@@ -1,5 +1,7 @@
 import { DioscError, ERROR_CODES, type ErrorCode, type WireError } from '@diosc/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEFAULT_HTTP_LIMITS } from './server-limits.js';
+import { drainUnreadBody } from './unread-body.js';
 
 /**
  * Every HTTP refusal is `{ error: { code, message, retryable } }` JSON with the code's status and
@@ -25,7 +27,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 
 /**
  * Answers one refusal as `{ error }` JSON with its status, `Retry-After` when the code has a retry
- * hint, and `no-store`; an unexpected fault is logged here, and goes out as plain `internal`.
+ * hint, and `no-store`; an unexpected fault is logged here, and goes out as plain `internal`. A
+ * refusal of a request whose body is still arriving drains it, so the client can read the answer.
  */
 export function sendError(
   error: FastifyError | DioscError,
@@ -33,6 +36,11 @@ export function sendError(
   reply: FastifyReply,
 ): void {
   const wire = toWireError(error);
+  if (!request.raw.complete) {
+    // Fastify closes the connection after a body over the limit; drained, it can stay open.
+    if (wire.code === 'too_large') reply.removeHeader('connection');
+    drainUnreadBody(request.raw, (request.server.diosc?.http ?? DEFAULT_HTTP_LIMITS).unreadBodyDrain);
+  }
   if (wire.code === 'internal') request.log.error({ err: error }, 'unhandled error');
   if (wire.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(wire.retryAfterMs / 1000));
   reply.header('cache-control', 'no-store').status(ERROR_CODES[wire.code].status).send({ error: wire });

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { FastifyHttpOptions } from 'fastify';
 import { clientErrorHandler } from './client-errors.js';
+import type { UnreadBodyDrain } from './unread-body.js';
 
 /**
  * How long the server waits for a client, and how many it holds at once. Without them a client
@@ -20,6 +21,8 @@ export interface HttpLimits {
   maxConnections: number;
   /** The request line and headers together, in bytes → 431 `headers_too_large`. */
   maxHeaderBytes: number;
+  /** How much of a refused request's unread body is still read and dropped (see `unread-body.ts`). */
+  unreadBodyDrain: UnreadBodyDrain;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -29,6 +32,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   timeoutCheckIntervalMs: 1_000,
   maxConnections: 1_024,
   maxHeaderBytes: 16 * 1024,
+  unreadBodyDrain: { maxBytes: 16 * 1024 * 1024, maxMs: 10_000 },
 };
 
 /** Fastify's constructor options for `limits`, and the handler that answers unreadable requests. */

@@ -3,6 +3,7 @@ import type { DioscError } from '@diosc/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../http/errors.js';
 import { UnreadableBody } from '../http/json-body.js';
+import { drainUnreadBody } from '../http/unread-body.js';
 
 /** A JSON-RPC error answer that belongs to no request (the request could not be read as one). */
 export const jsonRpcError = (code: number, message: string) => ({
@@ -57,7 +58,8 @@ export function mcpErrorHandler(
  * Stateless: there is no stream to GET and no session to DELETE. Answered as an `onRequest` hook
  * of those routes, so the answer is the same whatever body came with the request (none is read).
  */
-export async function notAllowed(_request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function notAllowed(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  drainUnreadBody(request.raw, request.server.diosc.http.unreadBodyDrain);
   return reply
     .status(405)
     .header('allow', 'POST')
