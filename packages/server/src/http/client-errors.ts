@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { ErrorCode } from '@diosc/protocol';
 import { writeRawError } from './raw-reply.js';
+import { isDraining } from './unread-body.js';
 
 /** Node's `clientError` codes (llhttp's `HPE_*` and the server's own timeouts) → our codes. */
 function codeOf(error: NodeJS.ErrnoException): ErrorCode {
@@ -25,6 +26,12 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Answered already, its body's rest being dropped (`unread-body.ts`): a second answer would be
+  // read as the answer to the client's next request.
+  if (isDraining(socket)) {
+    socket.destroy();
+    return;
+  }
   // An answer already under way on this connection (a keep-alive response being written) cannot be
   // followed by another one in the middle: then the connection just closes, as Node itself does.
   const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** How much of a refused request's body the server still reads, so its client can read the refusal. */
 export interface UnreadBodyDrain {
@@ -15,18 +16,31 @@ export interface UnreadBodyDrain {
  *
  * A socket closed with bytes still unread is reset by the kernel (RFC 9112 §9.6, the "lingering
  * close" problem): a client still sending its body then reads ECONNRESET instead of the refusal
- * we wrote. Draining keeps the answer readable (and the connection usable for the next request);
- * the bound keeps a client that declares gigabytes from holding the server.
+ * we wrote. Draining keeps the answer readable (and a kept-alive connection usable for the next
+ * request); the bound keeps a client that declares gigabytes from holding the server.
  */
 export function drainUnreadBody(request: IncomingMessage, drain: UnreadBodyDrain): void {
   if (request.complete) return;
   const socket = request.socket;
+  draining.add(socket);
+  // A connection that ends with this answer (its client asked, or we did) is ended by Node with
+  // `destroySoon()`: closed as soon as the answer is flushed, the body's rest unread. Here it waits
+  // for the rest of the body (bounded as below) before it closes: a lingering close.
+  const destroySoon = socket.destroySoon;
+  let closeWhenRead = false;
+  socket.destroySoon = () => {
+    closeWhenRead = true;
+    socket.end();
+  };
   let read = 0;
   const stop = () => {
     clearTimeout(timer);
     request.off('data', count);
     request.off('end', stop);
     socket.off('close', stop);
+    draining.delete(socket);
+    socket.destroySoon = destroySoon;
+    if (closeWhenRead) socket.destroySoon();
   };
   const cut = () => {
     stop();
@@ -41,4 +55,11 @@ export function drainUnreadBody(request: IncomingMessage, drain: UnreadBodyDrain
   request.on('data', count);
   request.once('end', stop);
   socket.once('close', stop);
+}
+
+const draining = new WeakSet<Socket>();
+
+/** True while a connection's request is answered and the rest of its body is being dropped. */
+export function isDraining(socket: Socket): boolean {
+  return draining.has(socket);
 }

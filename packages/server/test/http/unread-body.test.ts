@@ -22,15 +22,22 @@ class Connection {
   #waiters: (() => void)[] = [];
   error: NodeJS.ErrnoException | undefined;
   closed = false;
+  /** The server ended its side of the connection. */
+  serverEnded = false;
 
-  constructor(port: number) {
-    this.socket = connect(port, '127.0.0.1');
+  /** `halfOpen`: the client's side stays open for writing after the server ended its own. */
+  constructor(port: number, halfOpen = false) {
+    this.socket = connect({ port, host: '127.0.0.1', allowHalfOpen: halfOpen });
     this.socket.on('data', (chunk) => {
       this.#received = Buffer.concat([this.#received, chunk]);
       this.#wake();
     });
     this.socket.on('error', (error) => {
       this.error = error;
+    });
+    this.socket.on('end', () => {
+      this.serverEnded = true;
+      this.#wake();
     });
     this.socket.on('close', () => {
       this.closed = true;
@@ -72,13 +79,20 @@ class Connection {
   async ended(): Promise<void> {
     while (!this.closed) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
+
+  /** Resolves when the server has ended its side of the connection (or closed it). */
+  async serverDone(): Promise<void> {
+    while (!this.serverEnded && !this.closed)
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+  }
 }
 
 const host = (port: number) => `127.0.0.1:${port}`;
-const mcpHead = (port: number, length: number, token?: string) =>
+const mcpHead = (port: number, length: number, token?: string, close = false) =>
   [
     'POST /mcp HTTP/1.1',
     `host: ${host(port)}`,
+    ...(close ? ['connection: close'] : []),
     'content-type: application/json',
     'accept: application/json, text/event-stream',
     ...(token ? [`authorization: Bearer ${token}`] : []),
@@ -119,6 +133,27 @@ describe.each(DIALECTS)('a refusal while the body is still arriving ($name)', (d
     connection.socket.destroy();
   });
 
+  it('answers a client that asked to close, reads the rest of the body, and only then closes', async () => {
+    server = await startTestServer({ dialect });
+    const port = Number(new URL(server.url).port);
+    const { token } = await createConnection(server, [ALL_NOTES]);
+    const length = MCP_BODY_LIMIT + 300_000;
+    const connection = new Connection(port, true);
+    await connection.write(mcpHead(port, length, token, true));
+    const refused = await connection.response();
+    expect(refused?.status).toBe(413);
+
+    // The server has said all it will (its side is ended); a server that also stopped reading resets.
+    await connection.serverDone();
+    expect(connection.serverEnded).toBe(true);
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    for (let left = length; left > 0; left -= chunk.length)
+      await connection.write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+    connection.socket.end();
+    await connection.ended();
+    expect(connection.error).toBeUndefined();
+  });
+
   it('closes the connection once the dropped bytes pass the bound', async () => {
     const maxBytes = 512 * 1024;
     server = await startTestServer({
@@ -155,6 +190,28 @@ describe.each(DIALECTS)('a refusal while the body is still arriving ($name)', (d
     await connection.write(mcpHead(port, MCP_BODY_LIMIT + 1_000, token));
     expect((await connection.response())?.status).toBe(413);
     await connection.ended();
+    expect(await connection.response()).toBeNull();
+  });
+
+  it('closes, without a second answer, when the request timeout ends the drain', async () => {
+    server = await startTestServer({
+      dialect,
+      app: {
+        http: {
+          requestTimeoutMs: 600,
+          headersTimeoutMs: 500,
+          timeoutCheckIntervalMs: 100,
+          unreadBodyDrain: { maxBytes: 16 * 1024 * 1024, maxMs: 60_000 },
+        },
+      },
+    });
+    const port = Number(new URL(server.url).port);
+    const { token } = await createConnection(server, [ALL_NOTES]);
+    const connection = new Connection(port);
+    await connection.write(mcpHead(port, MCP_BODY_LIMIT + 1_000, token));
+    expect((await connection.response())?.status).toBe(413);
+    await connection.ended();
+    // A 408 here would be read as the answer to the client's next request.
     expect(await connection.response()).toBeNull();
   });
 });
