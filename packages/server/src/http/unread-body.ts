@@ -52,9 +52,14 @@ export function drainUnreadBody(request: IncomingMessage, drain: UnreadBodyDrain
   };
   const timer = setTimeout(cut, drain.maxMs);
   timer.unref();
+  // Whatever was reading the body has given up on it (an upload's multipart parser is unpiped and
+  // the request left paused when its file is refused); the rest is read here, or it would sit in
+  // front of the client's next request on this connection.
+  request.unpipe();
   request.on('data', count);
   request.once('end', stop);
   socket.once('close', stop);
+  request.resume();
 }
 
 const draining = new WeakSet<Socket>();

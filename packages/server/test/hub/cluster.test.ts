@@ -114,10 +114,12 @@ describe.each(POSTGRES)('instances on one PostgreSQL, woken by NOTIFY ($name)', 
       assistant: { model: { provider: 'scripted', id: 'slow' } },
       hub: { scriptedModels: { slow } },
     });
-    second = await startSecondInstance(server);
     const { client, conversation, stream } = await server.visit();
     const sent = await client.send(conversation, { text: 'talk slowly' });
     await stream.until('text.delta');
+    // B starts only now that A runs the step: started earlier, its runner could claim the turn
+    // first (it was seen doing so on a loaded machine), and the step would not be A's to abort.
+    second = await startSecondInstance(server, { scriptedModels: { slow } });
     const runnerA = server.app.diosc.hub!.runner;
     expect(runnerA.activeCount).toBe(1);
     expect((await second.clientAs(client).cancel(sent.body.turnId)).status).toBe(200);
