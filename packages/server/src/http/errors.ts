@@ -1,6 +1,5 @@
 import { DioscError, ERROR_CODES, type ErrorCode, type WireError } from '@diosc/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_HTTP_LIMITS } from './server-limits.js';
 import { drainUnreadBody } from './unread-body.js';
 
 /**
@@ -39,7 +38,7 @@ export function sendError(
   if (!request.raw.complete) {
     // Fastify closes the connection after a body over the limit; drained, it can stay open.
     if (wire.code === 'too_large') reply.removeHeader('connection');
-    drainUnreadBody(request.raw, (request.server.diosc?.http ?? DEFAULT_HTTP_LIMITS).unreadBodyDrain);
+    drainUnreadBody(request.raw, request.server.diosc.http.unreadBodyDrain);
   }
   if (wire.code === 'internal') request.log.error({ err: error }, 'unhandled error');
   if (wire.retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(wire.retryAfterMs / 1000));

@@ -1,8 +1,9 @@
-import { connect, type Socket } from 'node:net';
 import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCP_BODY_LIMIT } from '../../src/mcp/plugin.js';
 import { ALL_NOTES, createConnection } from '../mcp/support.js';
+import { Connection } from './keep-alive-connection.js';
+import { snapshot } from './snapshot.js';
 
 /**
  * A refusal sent while its request's body is still arriving (over the limit, or a caller refused
@@ -14,78 +15,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** One keep-alive connection, written to and read from by hand; it records how it ended. */
-class Connection {
-  readonly socket: Socket;
-  #received = Buffer.alloc(0);
-  #waiters: (() => void)[] = [];
-  error: NodeJS.ErrnoException | undefined;
-  closed = false;
-  /** The server ended its side of the connection. */
-  serverEnded = false;
-
-  /** `halfOpen`: the client's side stays open for writing after the server ended its own. */
-  constructor(port: number, halfOpen = false) {
-    this.socket = connect({ port, host: '127.0.0.1', allowHalfOpen: halfOpen });
-    this.socket.on('data', (chunk) => {
-      this.#received = Buffer.concat([this.#received, chunk]);
-      this.#wake();
-    });
-    this.socket.on('error', (error) => {
-      this.error = error;
-    });
-    this.socket.on('end', () => {
-      this.serverEnded = true;
-      this.#wake();
-    });
-    this.socket.on('close', () => {
-      this.closed = true;
-      this.#wake();
-    });
-  }
-
-  #wake() {
-    for (const waiter of this.#waiters.splice(0)) waiter();
-  }
-
-  /** Writes, and waits until the kernel took it (so a reset shows as an error, not a lost write). */
-  write(bytes: string | Buffer): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.socket.destroyed) resolve();
-      else this.socket.write(bytes, () => resolve());
-    });
-  }
-
-  /** The next whole response (head and Content-Length body), or null when the connection ended first. */
-  async response(): Promise<{ status: number; head: string; body: string } | null> {
-    for (;;) {
-      const end = this.#received.indexOf('\r\n\r\n');
-      if (end !== -1) {
-        const head = this.#received.subarray(0, end).toString('latin1');
-        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-        if (this.#received.length >= end + 4 + length) {
-          const body = this.#received.subarray(end + 4, end + 4 + length).toString('utf8');
-          this.#received = this.#received.subarray(end + 4 + length);
-          return { status: Number(head.slice(9, 12)), head, body };
-        }
-      }
-      if (this.closed) return null;
-      await new Promise<void>((resolve) => this.#waiters.push(resolve));
-    }
-  }
-
-  /** Resolves when the server has closed the connection. */
-  async ended(): Promise<void> {
-    while (!this.closed) await new Promise<void>((resolve) => this.#waiters.push(resolve));
-  }
-
-  /** Resolves when the server has ended its side of the connection (or closed it). */
-  async serverDone(): Promise<void> {
-    while (!this.serverEnded && !this.closed)
-      await new Promise<void>((resolve) => this.#waiters.push(resolve));
-  }
-}
 
 const host = (port: number) => `127.0.0.1:${port}`;
 const mcpHead = (port: number, length: number, token?: string, close = false) =>
@@ -102,13 +31,19 @@ const mcpHead = (port: number, length: number, token?: string, close = false) =>
   ].join('\r\n');
 
 describe.each(DIALECTS)('a refusal while the body is still arriving ($name)', (dialect) => {
+  /** The server with `http` over its limits, its port, and a token of an HTTP MCP connection. */
+  async function start(http: NonNullable<Parameters<typeof startTestServer>[0]>['app'] = {}) {
+    server = await startTestServer({ dialect, app: http });
+    const { token } = await createConnection(server, [ALL_NOTES]);
+    return { port: Number(new URL(server.url).port), token };
+  }
+
   it.each([
     { why: 'a body over the limit', code: 'too_large', status: 413, authorized: true },
     { why: 'no credentials', code: 'unauthenticated', status: 401, authorized: false },
   ])('answers $why, reads the rest of the body, and keeps the connection', async (refusal) => {
-    server = await startTestServer({ dialect });
-    const port = Number(new URL(server.url).port);
-    const { token } = await createConnection(server, [ALL_NOTES]);
+    const { port, token } = await start();
+    const before = await snapshot(server!.store);
     const length = MCP_BODY_LIMIT + 300_000;
     const connection = new Connection(port);
     await connection.write(mcpHead(port, length, refusal.authorized ? token : undefined));
@@ -121,9 +56,7 @@ describe.each(DIALECTS)('a refusal while the body is still arriving ($name)', (d
     expect(refused!.head).not.toMatch(/\r\nconnection: *close/i);
 
     // The rest of the body, sent only now that the refusal is in: a server that closed would reset.
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    for (let left = length - opening.length; left > 0; left -= chunk.length)
-      await connection.write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+    await connection.fill(length - opening.length);
     await connection.write(`GET /healthz HTTP/1.1\r\nhost: ${host(port)}\r\n\r\n`);
 
     const next = await connection.response();
@@ -131,12 +64,11 @@ describe.each(DIALECTS)('a refusal while the body is still arriving ($name)', (d
     expect(next?.status).toBe(200);
     expect(JSON.parse(next!.body)).toMatchObject({ status: 'ok' });
     connection.socket.destroy();
+    expect(await snapshot(server!.store)).toEqual(before);
   });
 
   it('answers a client that asked to close, reads the rest of the body, and only then closes', async () => {
-    server = await startTestServer({ dialect });
-    const port = Number(new URL(server.url).port);
-    const { token } = await createConnection(server, [ALL_NOTES]);
+    const { port, token } = await start();
     const length = MCP_BODY_LIMIT + 300_000;
     const connection = new Connection(port, true);
     await connection.write(mcpHead(port, length, token, true));
@@ -146,9 +78,7 @@ describe.each(DIALECTS)('a refusal while the body is still arriving ($name)', (d
     // The server has said all it will (its side is ended); a server that also stopped reading resets.
     await connection.serverDone();
     expect(connection.serverEnded).toBe(true);
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    for (let left = length; left > 0; left -= chunk.length)
-      await connection.write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+    await connection.fill(length);
     connection.socket.end();
     await connection.ended();
     expect(connection.error).toBeUndefined();
@@ -156,35 +86,22 @@ describe.each(DIALECTS)('a refusal while the body is still arriving ($name)', (d
 
   it('closes the connection once the dropped bytes pass the bound', async () => {
     const maxBytes = 512 * 1024;
-    server = await startTestServer({
-      dialect,
-      app: { http: { unreadBodyDrain: { maxBytes, maxMs: 60_000 } } },
-    });
-    const port = Number(new URL(server.url).port);
-    const { token } = await createConnection(server, [ALL_NOTES]);
+    const { port, token } = await start({ http: { unreadBodyDrain: { maxBytes, maxMs: 60_000 } } });
     const declared = 200 * 1024 * 1024;
     const connection = new Connection(port);
     await connection.write(mcpHead(port, declared, token));
     expect((await connection.response())?.status).toBe(413);
 
-    let written = 0;
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    while (!connection.socket.destroyed && written < declared) {
-      await connection.write(chunk);
-      written += chunk.length;
-    }
+    const written = await connection.fill(declared);
     await connection.ended();
     expect(written).toBeGreaterThan(maxBytes);
     expect(written).toBeLessThan(declared);
   });
 
   it('closes the connection when the rest of the body does not come', async () => {
-    server = await startTestServer({
-      dialect,
-      app: { http: { unreadBodyDrain: { maxBytes: 16 * 1024 * 1024, maxMs: 200 } } },
+    const { port, token } = await start({
+      http: { unreadBodyDrain: { maxBytes: 16 * 1024 * 1024, maxMs: 200 } },
     });
-    const port = Number(new URL(server.url).port);
-    const { token } = await createConnection(server, [ALL_NOTES]);
     const connection = new Connection(port);
     // The server's request timeout is 30 s; only the drain's bound closes this one sooner.
     await connection.write(mcpHead(port, MCP_BODY_LIMIT + 1_000, token));
@@ -194,19 +111,14 @@ describe.each(DIALECTS)('a refusal while the body is still arriving ($name)', (d
   });
 
   it('closes, without a second answer, when the request timeout ends the drain', async () => {
-    server = await startTestServer({
-      dialect,
-      app: {
-        http: {
-          requestTimeoutMs: 600,
-          headersTimeoutMs: 500,
-          timeoutCheckIntervalMs: 100,
-          unreadBodyDrain: { maxBytes: 16 * 1024 * 1024, maxMs: 60_000 },
-        },
+    const { port, token } = await start({
+      http: {
+        requestTimeoutMs: 600,
+        headersTimeoutMs: 500,
+        timeoutCheckIntervalMs: 100,
+        unreadBodyDrain: { maxBytes: 16 * 1024 * 1024, maxMs: 60_000 },
       },
     });
-    const port = Number(new URL(server.url).port);
-    const { token } = await createConnection(server, [ALL_NOTES]);
     const connection = new Connection(port);
     await connection.write(mcpHead(port, MCP_BODY_LIMIT + 1_000, token));
     expect((await connection.response())?.status).toBe(413);

@@ -1,5 +1,6 @@
-import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
+import { Connection } from '../../http/keep-alive-connection.js';
+import { snapshot } from '../../http/snapshot.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../support/hub-server.js';
 import { multipartBody } from './file-client.js';
 
@@ -39,23 +40,9 @@ describeOnDialects('an upload refused while its body is still arriving', () => {
     const first = body.subarray(0, refusal.sendFirst);
     const rest = body.subarray(first.length);
 
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    let error: unknown;
-    socket.on('data', (chunk) => {
-      received += chunk.toString('latin1');
-    });
-    socket.on('error', (cause) => {
-      error = cause;
-    });
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    const write = (bytes: string | Buffer) =>
-      new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.write(bytes, () => resolve())));
-    const until = async (done: () => boolean) => {
-      while (!done() && !socket.destroyed) await new Promise((resolve) => setTimeout(resolve, 5));
-    };
-
-    await write(
+    const before = await snapshot(server.store);
+    const connection = new Connection(port);
+    await connection.write(
       [
         `POST /api/hub/conversations/${conversation}/files HTTP/1.1`,
         `host: 127.0.0.1:${port}`,
@@ -67,16 +54,19 @@ describeOnDialects('an upload refused while its body is still arriving', () => {
         '',
       ].join('\r\n'),
     );
-    await write(first);
-    await until(() => received.includes('"error"'));
-    expect(received.slice(0, 300)).toMatch(/^HTTP\/1\.1 4\d\d /);
+    await connection.write(first);
+    const refused = await connection.response();
+    expect(refused?.status).toBeGreaterThanOrEqual(400);
+    expect(refused?.status).toBeLessThan(500);
+    expect(JSON.parse(refused!.body)).toMatchObject({ error: { code: expect.any(String) } });
 
-    await write(rest);
-    await write(`GET /healthz HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`);
-    await until(() => received.includes('"status":"ok"'));
-    expect(error).toBeUndefined();
-    expect(received.match(/HTTP\/1\.1 \d{3}/g)?.slice(1)).toEqual(['HTTP/1.1 200']);
-    socket.destroy();
-    await closed;
+    await connection.write(rest);
+    await connection.write(`GET /healthz HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`);
+    const next = await connection.response();
+    expect(connection.error).toBeUndefined();
+    expect(next?.status).toBe(200);
+    expect(JSON.parse(next!.body)).toMatchObject({ status: 'ok' });
+    connection.socket.destroy();
+    expect(await snapshot(server.store)).toEqual(before);
   });
 });
