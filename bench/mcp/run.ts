@@ -6,11 +6,11 @@
 //
 // The machine is shared and its speed drifts by tens of percent over seconds, more than the effect
 // measured. So targets are compared in many short interleaved slices (BENCH_MCP_PAIRS pairs of
-// BENCH_MCP_SLICE seconds, default 20 × 2 s, which goes first alternating), each pair's ratio taken
+// BENCH_MCP_SLICE seconds, default 40 × 2 s, which goes first alternating), each pair's ratio taken
 // on its own, and the median pair reported with its quartiles; CPU per request is each server's
 // CPU time (all threads, nanosecond scheduler statistics) over the slice's answered requests.
-// BENCH_MCP_CONTROL=1 adds a second same-work server measured against the first the same way: the
-// noise floor of the method (its ratios should be 1.00). Results go to test-results/bench/ as JSON
+// A second same-work server is measured against the first the same way (BENCH_MCP_CONTROL=0 skips
+// it): the noise floor of the method, whose ratios should be 1.00. Results go to test-results/bench/ as JSON
 // and a markdown table (`npm run docs:refresh` copies them to bench/results/).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,11 +21,11 @@ import autocannon from 'autocannon';
 
 const root = resolve(import.meta.dirname, '../..');
 const SLICE_S = Number(process.env.BENCH_MCP_SLICE ?? 2);
-const PAIRS = Number(process.env.BENCH_MCP_PAIRS ?? 20);
+const PAIRS = Number(process.env.BENCH_MCP_PAIRS ?? 40);
 /** The bare baselines only set the scale: fewer pairs. */
 const BARE_PAIRS = Math.max(1, Math.round(PAIRS / 4));
 const WARMUP_S = 5;
-const CONTROL = process.env.BENCH_MCP_CONTROL === '1';
+const CONTROL = process.env.BENCH_MCP_CONTROL !== '0';
 const CONCURRENCY = (process.env.BENCH_MCP_CLIENTS ?? '1,2,50').split(',').map(Number);
 
 interface Target {
