@@ -150,6 +150,23 @@ function summary(slices: Slice[], seconds: number) {
   };
 }
 
+/** The whole machine's CPU time so far (Linux `/proc/stat`, in ticks): all of it, and what the hypervisor stole. */
+function machineTicks(): { total: number; steal: number } {
+  const fields = readFileSync('/proc/stat', 'utf8')
+    .split('\n', 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number);
+  return { total: fields.reduce((sum, value) => sum + value, 0), steal: fields[7] ?? 0 };
+}
+
+/** The share of the machine's CPU time the hypervisor took for other guests since `from` (%). */
+function stealPercentSince(from: { total: number; steal: number }): number {
+  const now = machineTicks();
+  return now.total === from.total ? 0 : (100 * (now.steal - from.steal)) / (now.total - from.total);
+}
+
 /**
  * `a` against `b` in interleaved pairs of slices (which goes first alternates): a pair's two
  * slices run seconds apart, so a slower or faster spell of the shared machine falls on both.
@@ -188,6 +205,7 @@ const rows = [];
 try {
   for (const target of targets) await check(target);
   for (const connections of CONCURRENCY) {
+    const ticks = machineTicks();
     for (const target of targets) await slice(target, connections, WARMUP_S);
     const main = await pairs(ours, sameWork, connections, PAIRS);
     const floor = await pairs(ours, bare, connections, BARE_PAIRS);
@@ -208,6 +226,8 @@ try {
       ratioCpuSameWorkQuartiles: main.ratioCpuQuartiles,
       ratioRps: floor.ratioRps,
       ratioRpsPage: page.ratioRps,
+      /** CPU time the hypervisor gave other guests while this row ran (% of the machine's). */
+      stealPercent: stealPercentSince(ticks),
       ...(noise && {
         control: {
           ratioRps: noise.ratioRps,
@@ -219,7 +239,7 @@ try {
     };
     rows.push(row);
     console.log(
-      `${String(connections).padStart(2)} clients (${PAIRS} pairs of ${SLICE_S} s): ours ${row.ours.rps.toFixed(0)} req/s (p50 ${row.ours.p50} ms, p99 ${row.ours.p99} ms) · same-work ${row.sameWork.rps.toFixed(0)} · bare ${row.bare.rps.toFixed(0)} · bare+page ${row.barePage.rps.toFixed(0)} · ours/same-work ${row.ratioRpsSameWork.toFixed(2)}× (CPU/request ${row.ours.cpuUsPerRequest.toFixed(0)} vs ${row.sameWork.cpuUsPerRequest.toFixed(0)} µs: ${row.ratioCpuSameWork.toFixed(2)}×), ours/bare ${row.ratioRps.toFixed(2)}×${row.control ? ` · control ${row.control.ratioRps.toFixed(2)}× (CPU ${row.control.ratioCpu.toFixed(2)}×)` : ''}`,
+      `${String(connections).padStart(2)} clients (${PAIRS} pairs of ${SLICE_S} s): ours ${row.ours.rps.toFixed(0)} req/s (p50 ${row.ours.p50} ms, p99 ${row.ours.p99} ms) · same-work ${row.sameWork.rps.toFixed(0)} · bare ${row.bare.rps.toFixed(0)} · bare+page ${row.barePage.rps.toFixed(0)} · ours/same-work ${row.ratioRpsSameWork.toFixed(2)}× (CPU/request ${row.ours.cpuUsPerRequest.toFixed(0)} vs ${row.sameWork.cpuUsPerRequest.toFixed(0)} µs: ${row.ratioCpuSameWork.toFixed(2)}×), ours/bare ${row.ratioRps.toFixed(2)}× · steal ${row.stealPercent.toFixed(1)} %${row.control ? ` · control ${row.control.ratioRps.toFixed(2)}× (CPU ${row.control.ratioCpu.toFixed(2)}×)` : ''}`,
     );
   }
 } finally {
@@ -249,13 +269,13 @@ const table = [
   '- *same-work*: the same Fastify + SDK setup as ours, handling an exchange as ours does (closed only if its client left), doing the same SQLite page read (same SQL, same seeded file, same summaries, cursor and tool result) with no authentication, grant, validation, usage row or rate limit — **ours / same-work is our own cost** (target: our overhead ≤ 20 %, i.e. same-work CPU / ours and ours / same-work throughput ≥ 0.83×);',
   '- *bare*: plain `node:http` + SDK answering a constant, a tiny one; *bare+page*: a constant as large as our page.',
   '',
-  `Same run, servers in their own processes, load generator (autocannon) in this one. After a ${WARMUP_S} s warm-up of each, ours and same-work run in ${PAIRS} interleaved pairs of ${SLICE_S} s slices (which goes first alternating; ours against each bare baseline in ${BARE_PAIRS}): a pair's two slices are seconds apart, so the machine's drift falls on both. Ratios are the median pair's, with the quartiles of the pairs; req/s and CPU per request are over all slices. CPU is each server process's time on the CPU, all threads, per answered request (Linux scheduler statistics). ${CONTROL ? "The control is a second same-work server against the first, measured the same way: its distance from 1.00× is the method's noise. " : ''}${machine.cpus} CPUs (${machine.cpu}) shared with other work, Node ${machine.node}.`,
+  `Same run, servers in their own processes, load generator (autocannon) in this one. After a ${WARMUP_S} s warm-up of each, ours and same-work run in ${PAIRS} interleaved pairs of ${SLICE_S} s slices (which goes first alternating; ours against each bare baseline in ${BARE_PAIRS}): a pair's two slices are seconds apart, so the machine's drift falls on both. Ratios are the median pair's, with the quartiles of the pairs; req/s and CPU per request are over all slices. CPU is each server process's time on the CPU, all threads, per answered request (Linux scheduler statistics). ${CONTROL ? "The control is a second same-work server against the first, measured the same way: its distance from 1.00× is the method's noise. " : ''}${machine.cpus} CPUs (${machine.cpu}) shared with other work, Node ${machine.node}; *steal* is the share of the machine's CPU time its hypervisor gave other guests while the row ran.`,
   '',
-  `| clients | ours req/s | ours p50 / p99 (ms) | same-work req/s | same-work p50 / p99 (ms) | bare req/s | bare+page req/s | **ours / same-work** | its pairs, quartiles | CPU µs/request ours / same-work | **same-work CPU / ours** | its pairs, quartiles | our overhead (CPU) | ours / bare | ours / bare+page |${CONTROL ? ' control: req/s, CPU |' : ''}`,
-  `|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${CONTROL ? '---:|' : ''}`,
+  `| clients | ours req/s | ours p50 / p99 (ms) | same-work req/s | same-work p50 / p99 (ms) | bare req/s | bare+page req/s | **ours / same-work** | its pairs, quartiles | CPU µs/request ours / same-work | **same-work CPU / ours** | its pairs, quartiles | our overhead (CPU) | ours / bare | ours / bare+page | steal |${CONTROL ? ' control: req/s, CPU |' : ''}`,
+  `|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${CONTROL ? '---:|' : ''}`,
   ...rows.map(
     (row) =>
-      `| ${row.connections} | ${row.ours.rps.toFixed(0)} | ${row.ours.p50} / ${row.ours.p99} | ${row.sameWork.rps.toFixed(0)} | ${row.sameWork.p50} / ${row.sameWork.p99} | ${row.bare.rps.toFixed(0)} | ${row.barePage.rps.toFixed(0)} | **${times(row.ratioRpsSameWork)}** | ${range(row.ratioRpsSameWorkQuartiles)} | ${row.ours.cpuUsPerRequest.toFixed(0)} / ${row.sameWork.cpuUsPerRequest.toFixed(0)} | **${times(row.ratioCpuSameWork)}** | ${range(row.ratioCpuSameWorkQuartiles)} | ${overhead(row.ratioCpuSameWork)} | ${times(row.ratioRps)} | ${times(row.ratioRpsPage)} |${row.control ? ` ${times(row.control.ratioRps)}, ${times(row.control.ratioCpu)} |` : ''}`,
+      `| ${row.connections} | ${row.ours.rps.toFixed(0)} | ${row.ours.p50} / ${row.ours.p99} | ${row.sameWork.rps.toFixed(0)} | ${row.sameWork.p50} / ${row.sameWork.p99} | ${row.bare.rps.toFixed(0)} | ${row.barePage.rps.toFixed(0)} | **${times(row.ratioRpsSameWork)}** | ${range(row.ratioRpsSameWorkQuartiles)} | ${row.ours.cpuUsPerRequest.toFixed(0)} / ${row.sameWork.cpuUsPerRequest.toFixed(0)} | **${times(row.ratioCpuSameWork)}** | ${range(row.ratioCpuSameWorkQuartiles)} | ${overhead(row.ratioCpuSameWork)} | ${times(row.ratioRps)} | ${times(row.ratioRpsPage)} | ${row.stealPercent.toFixed(1)} % |${row.control ? ` ${times(row.control.ratioRps)}, ${times(row.control.ratioCpu)} |` : ''}`,
   ),
   '',
   'What the profile (`node --cpu-prof`) found, what changed and what is left: [docs/mcp.md, Performance](../../docs/mcp.md#performance).',
