@@ -162,7 +162,7 @@ function machineTicks(): { total: number; steal: number } {
 }
 
 /** The share of the machine's CPU time the hypervisor took for other guests since `from` (%). */
-function stealPercentSince(from: { total: number; steal: number }): number {
+function stealPercentSince(from: ReturnType<typeof machineTicks>): number {
   const now = machineTicks();
   return now.total === from.total ? 0 : (100 * (now.steal - from.steal)) / (now.total - from.total);
 }
