@@ -24,8 +24,18 @@ export interface EventStream {
 }
 
 const BACKOFF = [250, 1_000, 2_000, 5_000];
-/** Refusals that no reconnect can fix: stop and report. */
-const FATAL = new Set(['not_found', 'unauthenticated', 'session_expired', 'forbidden_origin']);
+/**
+ * Refusals that no reconnect can fix: stop and report. `event_id_ahead` means the resume point is
+ * past the log's end; retrying it would be refused forever. (`too_many_open` is retried: a stream
+ * of the same visitor may close.)
+ */
+const FATAL = new Set([
+  'not_found',
+  'unauthenticated',
+  'session_expired',
+  'forbidden_origin',
+  'event_id_ahead',
+]);
 
 /**
  * The conversation's events over `fetch` — `EventSource` cannot send the bearer header. A dropped

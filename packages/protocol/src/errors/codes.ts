@@ -213,6 +213,17 @@ export const ERROR_CODES = {
     retryable: true,
     message: 'The address could not be fetched.',
   },
+  event_id_ahead: {
+    status: 409,
+    retryable: false,
+    message: 'The Last-Event-ID is past the newest event of this conversation.',
+  },
+  too_many_open: {
+    status: 429,
+    retryable: true,
+    message:
+      'This visitor already holds its maximum of open streams or requests; close one or retry shortly.',
+  },
   internal: { status: 500, retryable: true, message: 'Something went wrong on the server.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 

@@ -80,6 +80,70 @@ describeOnDialects('the event stream', () => {
     expect(await reply.json()).toMatchObject({ error: { code: 'invalid_input' } });
   });
 
+  it('refuses a resume point past the end of the log, so no id a client can send skips the next turn', async () => {
+    server = await startHubServer({ script: [{ text: 'First answer.' }, { text: 'Second answer.' }] });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, { text: 'One' });
+    await stream.until('turn.done');
+    stream.close();
+    const last = stream.events.at(-1)!.id;
+    const eventsBefore = await server.store.db
+      .selectFrom('hub_events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    const open = (resume: { header?: string; after?: string }) =>
+      fetch(
+        `${server!.url}/api/hub/conversations/${conversation}/events${resume.after !== undefined ? `?after=${resume.after}` : ''}`,
+        {
+          headers: {
+            origin: server!.pageOrigin,
+            authorization: `Bearer ${client.token}`,
+            accept: 'text/event-stream',
+            ...(resume.header !== undefined ? { 'last-event-id': resume.header } : {}),
+          },
+        },
+      );
+    for (const ahead of [last + 1, last + 2, 999_999_999_999]) {
+      for (const resume of [{ header: String(ahead) }, { after: String(ahead) }]) {
+        const reply = await open(resume);
+        expect(reply.status).toBe(409);
+        expect(reply.headers.get('content-type')).toContain('application/json');
+        expect(await reply.json()).toEqual({
+          error: {
+            code: 'event_id_ahead',
+            message: `Last-Event-ID ${ahead} is past the newest event (${last}) of this conversation; resume from ${last} or below.`,
+            retryable: false,
+            details: { lastEventId: last },
+          },
+        });
+      }
+    }
+    for (const junk of ['-1', '1.5', '1e3', '0x1', 'abc', '9999999999999']) {
+      const reply = await open({ header: junk });
+      expect(reply.status).toBe(400);
+      expect(await reply.json()).toMatchObject({ error: { code: 'invalid_input' } });
+    }
+    // Nothing was appended by the refusals.
+    expect(
+      await server.store.db
+        .selectFrom('hub_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(eventsBefore);
+
+    // Accepted resume points (the ends and the middle of 0 … last) deliver the next turn's events.
+    const points = [...new Set([0, 1, Math.floor(last / 2), last])];
+    const streams = points.map((from) => [from, client.stream(conversation, from)] as const);
+    await Promise.all(streams.map(([, each]) => each.ready));
+    await client.send(conversation, { text: 'Two' });
+    for (const [from, each] of streams) {
+      const done = await each.until('turn.done', (event) => event.id > last);
+      const ids = each.events.map((event) => event.id);
+      expect(ids).toEqual(Array.from({ length: done.id - from }, (_, index) => from + index + 1));
+      each.close();
+    }
+  });
+
   it('reads back a conversation after a reload with its pending interrupt', async () => {
     server = await startHubServer({ script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }] });
     const { client, conversation, stream } = await server.visit();

@@ -9,6 +9,24 @@ function resumePoint(header: string | null, query: unknown): number {
 }
 
 /**
+ * A resume point past the newest event names an event this log never sent (ids only grow, one
+ * by one): streaming from it would silently drop every event up to it, the next turn's first.
+ * Checked before the stream opens; the log is append-only, so a point at or below the newest id
+ * here stays valid.
+ */
+async function checkResumePoint(hub: HubServices, conversationId: string, cursor: number): Promise<void> {
+  if (cursor === 0) return;
+  const newest = await hub.events.lastId(conversationId);
+  if (cursor > newest) {
+    throw new DioscError(
+      'event_id_ahead',
+      `Last-Event-ID ${cursor} is past the newest event (${newest}) of this conversation; resume from ${newest} or below.`,
+      { details: { lastEventId: newest } },
+    );
+  }
+}
+
+/**
  * `GET /conversations/:id/events`: the conversation's log as Server-Sent Events. It starts after
  * `Last-Event-ID` (or `?after=`), reads the store until it has caught up, then waits on the bus —
  * and reads the store again on every wake-up, so the stream never depends on a message held only
@@ -23,6 +41,7 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
       async (request, reply) => {
         const conversation = await hub.conversations.requireOwned(request.params.id, request.visitor!);
         let cursor = resumePoint(reply.sse.lastEventId, request.query);
+        await checkResumePoint(hub, conversation.id, cursor);
         reply.header('cache-control', 'no-store');
         reply.header('x-accel-buffering', 'no');
         reply.sse.keepAlive();
