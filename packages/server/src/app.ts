@@ -20,6 +20,7 @@ import { mcpPlugin } from './mcp/plugin.js';
 import { ownerPlugin } from './owner/plugin.js';
 import { portalShellPlugin } from './portal-shell/plugin.js';
 import type { Store } from './store/dialect.js';
+import { createUsageBatch } from './usage/usage-batch.js';
 import { createUsageLog } from './usage/usage-log.js';
 
 // Re-exported so every declaration consumer of `buildApp` also gets the `app.diosc` augmentation.
@@ -83,7 +84,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     accounts: createAccounts(options.store.db),
     sessions: createSessions(options.store.db, clock),
     connections: createConnections(options.store, clock),
-    usage: createUsageLog(options.store.db, clock),
+    usage: createUsageLog(
+      options.store.db,
+      clock,
+      createUsageBatch(options.store.db, clock, app.log, options.usageFlushMs),
+    ),
     http: limits,
   };
   app.decorate('diosc', context);
@@ -98,7 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return { status: 'ok', store: options.store.dialect };
   });
 
-  await app.register(mcpPlugin, { usageFlushMs: options.usageFlushMs });
+  await app.register(mcpPlugin);
   await app.register(ownerPlugin, { prefix: '/api/owner' });
   await app.register(hubPlugin, { prefix: '/api/hub', options: options.hub });
   await app.register(kitAssetsPlugin);

@@ -4,7 +4,6 @@ import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextp
 import { type AuthInfo, classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync } from 'fastify';
 import { createPerMinuteLimit } from '../limits/per-minute-limit.js';
-import { createUsageBatch } from '../usage/usage-batch.js';
 import { plainlyLegacy } from './era.js';
 import { createMcpGuard } from './guard.js';
 import { createInFlight } from './in-flight.js';
@@ -21,11 +20,11 @@ export const MCP_BODY_LIMIT = CONTENT_MAX_CHARS * 4 + 64 * 1024;
  * Every request is checked (URL credentials, Origin, bearer token) before its body is even parsed,
  * then rate-limited per connection, and only then handed to the SDK.
  */
-export const mcpPlugin: FastifyPluginAsync<{ usageFlushMs?: number }> = async (app, options) => {
+export const mcpPlugin: FastifyPluginAsync = async (app) => {
   const diosc = app.diosc;
   const catalog = createWireCatalog();
   const inFlight = createInFlight();
-  const usage = createUsageBatch(diosc.store.db, diosc.clock, app.log, options.usageFlushMs);
+  const usage = diosc.usage.batch;
   app.addHook('onClose', () => usage.flush());
 
   // Requests of the 2026-07-28 revision (per-request envelope) go to the SDK's serving entry, which

@@ -89,8 +89,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ? await openPluggedStore(testStore.config, options.coreStorePlugins)
     : undefined;
   const app = await buildApp({
-    // A test reads the usage row of the call it just made: rows are written at the end of the turn.
-    usageFlushMs: 0,
+    // No test may depend on the batch's timer (a loaded machine runs it late): rows wait until the
+    // test awaits `app.diosc.usage.flush()`, reads through `usage.list`, or the server closes.
+    usageFlushMs: 60 * 60_000,
     ...options.app,
     config,
     store: testStore.store,

@@ -20,8 +20,9 @@ export const USAGE_BATCH_MAX_ROWS = 256;
  * of its call's answer, and pending rows are written when the server closes; a process killed in
  * between loses the rows of that window — never a call's effect, which is committed with its
  * receipt before the answer. A failed insert is logged and never reaches any caller. `flushMs: 0`
- * writes at the end of the event-loop turn instead (the test server uses it, so a test reads the
- * row of the call it just made). Rows are shaped by `toUsageRow`: identifiers and outcomes only.
+ * writes at the end of the event-loop turn instead. A reader that must see a row awaits `flush()`
+ * (through `UsageLog.flush`/`list`), never the timer: the test server sets an hour, so a test
+ * that reads rows without awaiting it fails every time, not only on a loaded machine. Rows are shaped by `toUsageRow`: identifiers and outcomes only.
  */
 export function createUsageBatch(
   db: Kysely<Database>,
@@ -32,6 +33,7 @@ export function createUsageBatch(
   let rows: Database['usage'][] = [];
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  const waiters = new Set<{ match(row: Database['usage']): boolean; resolve(): void }>();
 
   function flush(): Promise<void> {
     if (timer !== undefined) {
@@ -56,7 +58,14 @@ export function createUsageBatch(
   const scheduled = () => void flush();
   return {
     record(entry: UsageEntry): void {
-      rows.push(toUsageRow(entry, clock.now()));
+      const row = toUsageRow(entry, clock.now());
+      rows.push(row);
+      for (const waiter of waiters) {
+        if (waiter.match(row)) {
+          waiters.delete(waiter);
+          waiter.resolve();
+        }
+      }
       if (rows.length >= USAGE_BATCH_MAX_ROWS) void flush();
       else if (timer === undefined) {
         // Unreferenced: a pending batch never keeps the process alive; closing the server flushes it.
@@ -66,6 +75,13 @@ export function createUsageBatch(
     },
     /** Writes every pending row now; resolves once all rows recorded so far are written (or logged). */
     flush,
+    /**
+     * Resolves when a row matching `match` is next recorded (then `flush` writes it): the event a
+     * test awaits when a call's row comes after its caller stopped listening (a cancelled call).
+     */
+    nextRecord(match: (row: Database['usage']) => boolean): Promise<void> {
+      return new Promise((resolve) => waiters.add({ match, resolve }));
+    },
   };
 }
 

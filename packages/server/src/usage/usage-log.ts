@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
 import { timeOrderedId } from './time-ordered-id.js';
+import type { UsageBatch } from './usage-batch.js';
 import { insertUsageRows } from './usage-insert.js';
 
 /** One tool call as recorded: the owner API's usage view, less its id and time, plus the account. */
@@ -12,12 +13,23 @@ export type { UsageView };
 
 /**
  * The usage record. It holds identifiers and outcomes only: never arguments, item content or any
- * credential, so it can be shown and exported freely.
+ * credential, so it can be shown and exported freely. `/mcp` records into `batch` (rows written
+ * together, see usage-batch.ts); every other channel writes its row at once. A reader never sees
+ * less than what was answered: `list` writes the pending batch first, and `flush` is the one seam
+ * anything else that reads the table (a test, an export) awaits — never the batch's timer.
  */
-export function createUsageLog(db: Kysely<Database>, clock: Clock) {
+export function createUsageLog(db: Kysely<Database>, clock: Clock, batch: UsageBatch) {
   return {
     async record(entry: UsageEntry): Promise<void> {
       await insertUsageRows(db, [toUsageRow(entry, clock.now())]);
+    },
+
+    /** `/mcp`'s sink: records synchronously, written within the batch's delay. */
+    batch,
+
+    /** Resolves once every row recorded so far, batched ones included, is written (or logged). */
+    flush(): Promise<void> {
+      return batch.flush();
     },
 
     async list(

@@ -76,6 +76,7 @@ describe.each(DIALECTS)('release gate off ($name)', (dialect) => {
       expect((answer.body as { error: { code: string } }).error.code).toBe('feature_disabled');
     }
     expect(await accountRows(server)).toEqual(before);
+    await server.app.diosc.usage.flush();
     expect(await server.store.db.selectFrom('usage').selectAll().execute()).toEqual([]);
     // The owner's own checks still come first: no session is unauthenticated, no CSRF token is csrf_failed.
     expect((await call(server.url, '/browser-access', null)).status).toBe(401);

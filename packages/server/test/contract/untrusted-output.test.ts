@@ -84,6 +84,7 @@ describe.each(DIALECTS)('tool output is data ($name)', (dialect) => {
     });
     expect((await accountRows(server)).items).toEqual(before.items);
     // The usage record holds identifiers and outcomes, never what the items said.
+    await server.app.diosc.usage.flush();
     const usage = JSON.stringify(await server.store.db.selectFrom('usage').selectAll().execute());
     for (const { title, body } of HOSTILE_ITEMS) {
       expect(usage).not.toContain(title);

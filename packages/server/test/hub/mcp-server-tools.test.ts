@@ -40,6 +40,7 @@ describeOnDialects('external MCP servers as server tools', () => {
     expect(prompt).not.toContain(token);
     expect(JSON.stringify(stream.events)).not.toContain(token);
     // The call went through /mcp as that connection: a usage row names it.
+    await server.app.diosc.usage.flush();
     const usage = await server.store.db
       .selectFrom('usage')
       .select(['tool', 'outcome', 'transport'])

@@ -48,20 +48,21 @@ describe.each(DIALECTS)('HTTP MCP cancellation ($name)', (dialect) => {
   });
   const item = (id: string) =>
     server.store.db.selectFrom('items').select(['id', 'version']).where('id', '=', id).executeTakeFirst();
-  /** The outcomes recorded for a request ID, once `count` rows are there (/mcp batches its rows). */
-  const usageOf = async (requestId: string, count = 1) => {
-    let rows: { outcome: string }[] = [];
-    await vi.waitFor(async () => {
-      rows = await server.store.db
-        .selectFrom('usage')
-        .select('outcome')
-        .where('request_id', '=', requestId)
-        .execute();
-      expect(rows.length).toBeGreaterThanOrEqual(count);
-    });
+  /** The outcomes recorded for a request ID, written (/mcp batches its rows; this flushes them). */
+  const usageOf = async (requestId: string) => {
+    await server.app.diosc.usage.flush();
+    const rows = await server.store.db
+      .selectFrom('usage')
+      .select('outcome')
+      .where('request_id', '=', requestId)
+      .execute();
     return rows.map((row) => row.outcome);
   };
+  /** Resolves once the call's usage row is recorded: it comes after the client stopped listening. */
+  const rowOf = (requestId: string) =>
+    server.app.diosc.usage.batch.nextRecord((row) => row.request_id === requestId);
   /** The abort of the signal the core was given for the newest call. */
+  // The core's signal is a plain `aborted` flag (no events to await), so this one reads it until set.
   const coreAborted = () =>
     vi.waitFor(() => expect(signals.at(-1)!.aborted).toBe(true), { timeout: 10_000, interval: 5 });
 
@@ -77,8 +78,10 @@ describe.each(DIALECTS)('HTTP MCP cancellation ($name)', (dialect) => {
     await hold.reached;
     controller.abort('user changed their mind'); // the client sends notifications/cancelled
     await coreAborted();
+    const recorded = rowOf(requestId);
     hold.release();
     expect(await call).toBe('rejected');
+    await recorded;
 
     expect(await usageOf(requestId)).toEqual(['cancelled']);
     expect(await server.app.diosc.core.receipts.find({ actor: connection.actor, requestId })).toBeUndefined();
@@ -100,8 +103,10 @@ describe.each(DIALECTS)('HTTP MCP cancellation ($name)', (dialect) => {
     await hold.reached;
     controller.abort();
     await coreAborted();
+    const recorded = rowOf(requestId);
     hold.release();
     expect(await call).toBe('rejected');
+    await recorded;
 
     expect(await usageOf(requestId)).toEqual(['uncertain']);
     const receipt = await server.app.diosc.core.receipts.find({ actor: connection.actor, requestId });
@@ -111,7 +116,7 @@ describe.each(DIALECTS)('HTTP MCP cancellation ($name)', (dialect) => {
     // The same request ID replays the committed result; it never runs a second time.
     const replay = parseResult(await client.callTool(write('too-late', requestId)));
     expect(replay).toMatchObject({ isError: false, structured: { created: true } });
-    expect((await usageOf(requestId, 2)).sort()).toEqual(['replayed', 'uncertain']);
+    expect((await usageOf(requestId)).sort()).toEqual(['replayed', 'uncertain']);
     expect(await item('too-late')).toMatchObject({ version: 1 });
   });
 
@@ -138,7 +143,9 @@ describe.each(DIALECTS)('HTTP MCP cancellation ($name)', (dialect) => {
     controller.abort();
     await expect(dropped).rejects.toThrow(/abort/i);
     await coreAborted();
+    const recorded = rowOf(dropId);
     hold2.release();
+    await recorded;
     expect(await usageOf(dropId)).toEqual(['cancelled']);
     expect(
       await server.app.diosc.core.receipts.find({ actor: connection.actor, requestId: dropId }),

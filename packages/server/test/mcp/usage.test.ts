@@ -58,6 +58,8 @@ describe.each(DIALECTS)('HTTP MCP usage record ($name)', (dialect) => {
       { authorization: `Bearer ${connection.token}x` },
     );
 
+    // The rows of /mcp are batched: the test awaits their write, never the batch's timer.
+    await server.app.diosc.usage.flush();
     const rows = await server.store.db
       .selectFrom('usage')
       .selectAll()
