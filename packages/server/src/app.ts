@@ -92,7 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     http: limits,
   };
   app.decorate('diosc', context);
-  installConnectionCap(app, limits.maxConnections);
+  installConnectionCap(app, limits.maxConnections, limits.maxConnectionsPerAddress);
   refuseWhileClosing(app);
   installErrorHandling(app);
   installRequestGuards(app, options.config);

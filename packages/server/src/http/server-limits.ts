@@ -19,6 +19,24 @@ export interface HttpLimits {
   timeoutCheckIntervalMs: number;
   /** Open connections at most; one more is answered 503 `busy` and closed. */
   maxConnections: number;
+  /** Open connections from one client address at most; one more is answered 429 `too_many_open`. */
+  maxConnectionsPerAddress: number;
+  /**
+   * Of `maxConnections`, how many visitors (`/api/hub`) can never take: their requests and streams
+   * together stop at `maxConnections − reservedConnections`, so the owner API, `/mcp` and
+   * `/healthz` keep answering while visitors are at their caps.
+   */
+  reservedConnections: number;
+  /** Open event streams of one visitor session at most → 429 `too_many_open`. */
+  visitorStreamsPerSession: number;
+  /** Open event streams from one client address (all its visitor sessions) at most. */
+  visitorStreamsPerAddress: number;
+  /** Other hub requests of one visitor session in flight at once at most. */
+  visitorRequestsPerSession: number;
+  /** Other hub requests from one client address in flight at once at most (`POST /sessions` too). */
+  visitorRequestsPerAddress: number;
+  /** An event stream that has sent no event for this long ends cleanly; the kit resumes it. */
+  streamIdleMs: number;
   /** The request line and headers together, in bytes → 431 `headers_too_large`. */
   maxHeaderBytes: number;
   /** How much of a refused request's unread body is still read and dropped (see `unread-body.ts`). */
@@ -31,6 +49,13 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 10_000,
   timeoutCheckIntervalMs: 1_000,
   maxConnections: 1_024,
+  maxConnectionsPerAddress: 256,
+  reservedConnections: 64,
+  visitorStreamsPerSession: 4,
+  visitorStreamsPerAddress: 64,
+  visitorRequestsPerSession: 16,
+  visitorRequestsPerAddress: 128,
+  streamIdleMs: 5 * 60_000,
   maxHeaderBytes: 16 * 1024,
   unreadBodyDrain: { maxBytes: 16 * 1024 * 1024, maxMs: 10_000 },
 };

@@ -18,6 +18,7 @@ import { answerRoutes } from './interrupts/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
 import { sessionRoutes } from './visitors/session-routes.js';
 import { visitorAuth } from './visitors/visitor-auth.js';
+import { createVisitorCaps } from './visitors/visitor-caps.js';
 
 const SESSIONS_PER_MINUTE_PER_ADDRESS = 30;
 const HOUR_MS = 60 * 60 * 1000;
@@ -70,6 +71,11 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     credentials: false,
     maxAge: 600,
   });
+  // After CORS, so a page can read the refusal; before any route runs (and before authentication).
+  const caps = createVisitorCaps(app.diosc.http);
+  app.addHook('onRequest', (request, reply, done) => {
+    done(caps.admitAddress(request, reply));
+  });
   await app.register(fastifySSE, { heartbeatInterval: 15_000 });
   await app.register(rateLimit, {
     global: false,
@@ -99,6 +105,9 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   await app.register(async (visitor) => {
     visitor.decorateRequest('visitor', null);
     visitor.addHook('preHandler', visitorAuth(hub.visitors));
+    visitor.addHook('preHandler', (request, reply, done) => {
+      done(caps.admitSession(request, reply));
+    });
     await visitor.register(conversationRoutes(deps));
     await visitor.register(eventsRoute(hub));
     await visitor.register(answerRoutes(deps));

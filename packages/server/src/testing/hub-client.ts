@@ -100,9 +100,16 @@ export class EventStream {
   readonly #abort = new AbortController();
   #waiters: (() => void)[] = [];
   readonly ready: Promise<void>;
+  /** Resolves when the stream has ended: the server closed it, or `close()` was called. */
+  readonly ended: Promise<void>;
+  #end!: () => void;
 
   constructor(client: HubClient, conversationId: string, lastEventId?: number) {
+    this.ended = new Promise((resolve) => {
+      this.#end = resolve;
+    });
     this.ready = this.#run(client, conversationId, lastEventId);
+    this.ready.catch(() => this.#end());
   }
 
   async #run(client: HubClient, conversationId: string, lastEventId?: number): Promise<void> {
@@ -148,6 +155,7 @@ export class EventStream {
     } catch {
       // closed by close()
     }
+    this.#end();
   }
 
   /** Waits until an event matching `predicate` has arrived (or `timeoutMs` passes) and returns it. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { HttpLimits } from '../http/server-limits.js';
 import { createAssistant } from '../hub/assistants/assistant-admin.js';
 import type { AssistantRecord } from '../hub/assistants/assistants.js';
 import type { HubOptions } from '../hub/hub-context.js';
@@ -40,6 +41,8 @@ export async function startHubServer(
     realClock?: boolean;
     /** Configuration over the test defaults (a built kit's `kitDir`, say). */
     config?: TestServerOptions['config'];
+    /** HTTP limits over the defaults (the visitor caps, a short idle-stream bound). */
+    http?: Partial<HttpLimits>;
   } = {},
 ): Promise<HubTestServer> {
   const model = createScriptedModel(options.script ?? [{ text: 'Hello from the script.' }]);
@@ -49,6 +52,7 @@ export async function startHubServer(
     configure: options.configure,
     config: options.config,
     app: {
+      http: options.http,
       hub: {
         sweepIntervalMs: 50,
         ...options.hub,

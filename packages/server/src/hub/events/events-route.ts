@@ -37,7 +37,7 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { id: string } }>(
       '/conversations/:id/events',
-      { sse: { kind: 'manual', heartbeat: true } },
+      { sse: { kind: 'manual', heartbeat: true }, config: { visitorStream: true } },
       async (request, reply) => {
         const conversation = await hub.conversations.requireOwned(request.params.id, request.visitor!);
         let cursor = resumePoint(reply.sse.lastEventId, request.query);
@@ -67,6 +67,10 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         }, hub.eventPollMs);
         poll.unref();
         let open = true;
+        // A stream with nothing to say ends after `streamIdleMs` (its slot under the visitor caps
+        // comes back); the kit reconnects with `Last-Event-ID`, so nothing is missed.
+        const idle = setTimeout(() => reply.sse.close(), request.server.diosc.http.streamIdleMs);
+        idle.unref();
         reply.sse.onClose(() => {
           open = false;
           unsubscribe();
@@ -90,6 +94,7 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
                 break;
               }
               await reply.sse.send({ id: String(event.id), event: event.type, data: event });
+              idle.refresh();
               cursor = event.id;
             }
             if (!pending) continue;
@@ -101,11 +106,13 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
               for (const event of batch) {
                 if (!open) break;
                 await reply.sse.send({ id: String(event.id), event: event.type, data: event });
+                idle.refresh();
                 cursor = event.id;
               }
             } while (open && batch.length > 0);
           }
         } finally {
+          clearTimeout(idle);
           clearInterval(poll);
           unsubscribe();
         }
