@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { callJson, signIn } from '../owner/owner-client.js';
+import { uploadFile } from './files/file-client.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 
 let server: HubTestServer | undefined;
@@ -76,6 +77,55 @@ describeOnDialects('visitor caps', () => {
     await second.until('turn.done');
     stream.close();
     second.close();
+  });
+
+  it('refuses a visitor session past its requests in flight, and gives the slots back when they end', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let arrived = 0;
+    let onArrive = () => {};
+    server = await startHubServer({
+      http: { visitorRequestsPerSession: 2, visitorRequestsPerAddress: 10 },
+      // Each upload stops inside its request, after its first chunk is stored, until released.
+      hub: {
+        hold: async (point) => {
+          if (point.at !== 'file.chunk') return;
+          arrived++;
+          onArrive();
+          await gate;
+        },
+      },
+    });
+    const { client, conversation, stream } = await server.visit();
+    const uploads = ['a.txt', 'b.txt'].map((filename) =>
+      uploadFile(client, conversation, {
+        bytes: Buffer.from(`text of ${filename}`),
+        filename,
+        type: 'text/plain',
+      }),
+    );
+    await new Promise<void>((resolve) => {
+      onArrive = () => {
+        if (arrived >= 2) resolve();
+      };
+      onArrive();
+    });
+
+    const refused = await fetch(`${server.url}/api/hub/conversations/${conversation}`, {
+      headers: { origin: server.pageOrigin, authorization: `Bearer ${client.token}` },
+    });
+    await expectRefused(refused, /visitor session already has 2 requests in flight/);
+    await othersStillAnswer(server);
+    release();
+    expect((await Promise.all(uploads)).map((upload) => upload.status)).toEqual([201, 201]);
+    // The slots come back when each response is over (a count of attempts, never a wait on time).
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++)
+      status = (await client.view(conversation)).status;
+    expect(status).toBe(200);
+    stream.close();
   });
 
   it('caps the streams of one client address across its visitor sessions', async () => {
