@@ -92,7 +92,7 @@ export async function assistantsCommand(
       'invalid_input',
       `Give the assistant's id or name: diosc assistants ${action} <id|name>`,
     );
-  const local = await openLocalApp();
+  const local = await openLocalApp(env);
   try {
     const { diosc, accountId } = local;
     const assistants = diosc.hub!.services.assistants;

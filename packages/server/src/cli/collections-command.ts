@@ -17,7 +17,11 @@ const ACTIONS = ['list', 'disconnect', 'reconnect'];
  * source of an external one through the account core, as the portal does. Reconnecting is refused
  * on purpose: grants still name the old ID, and a new provider connection is a new collection.
  */
-export async function collectionsCommand(argv: string[], out: (line: string) => void): Promise<void> {
+export async function collectionsCommand(
+  argv: string[],
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -28,7 +32,7 @@ export async function collectionsCommand(argv: string[], out: (line: string) => 
   if (action !== 'list' && !id) {
     throw new DioscError('invalid_input', `Give the collection ID: diosc collections ${action} <id>`);
   }
-  const local = await openLocalStore();
+  const local = await openLocalStore(env);
   try {
     for (const line of firstRunLines(local.owner)) out(line);
     const accountId = local.owner.accountId;

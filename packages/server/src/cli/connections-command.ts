@@ -32,7 +32,11 @@ function expiresInMs(days: string | undefined): number | undefined {
 }
 
 /** `diosc connections …`: HTTP MCP connections on the local store, for first use and automation. */
-export async function connectionsCommand(argv: string[], out: (line: string) => void): Promise<void> {
+export async function connectionsCommand(
+  argv: string[],
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -52,7 +56,7 @@ export async function connectionsCommand(argv: string[], out: (line: string) => 
   if ((action === 'revoke' || action === 'rotate') && !id) {
     throw new DioscError('invalid_input', `Give the connection ID: diosc connections ${action} <id>`);
   }
-  const local = await openLocalStore();
+  const local = await openLocalStore(env);
   try {
     for (const line of firstRunLines(local.owner)) out(line);
     const connections = createConnections(local.store, systemClock);

@@ -12,7 +12,7 @@ export async function openLocalApp(env: NodeJS.ProcessEnv = process.env): Promis
   close(): Promise<void>;
 }> {
   const local = await openLocalStore(env);
-  const app = await buildApp({ config: local.config, store: local.store, logger: false });
+  const app = await buildApp({ config: local.config, store: local.store, logger: false, hub: { env } });
   return {
     diosc: app.diosc,
     accountId: local.owner.accountId,

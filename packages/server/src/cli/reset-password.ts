@@ -10,9 +10,13 @@ import { openLocalStore } from './local-store.js';
  * `diosc reset-password`: gives the owner a new generated password, printed once, and signs out
  * every portal session (revoking its browser access) so whoever held the old password is out too.
  */
-export async function resetPasswordCommand(argv: string[], out: (line: string) => void): Promise<void> {
+export async function resetPasswordCommand(
+  argv: string[],
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   if (argv.length > 0) throw new DioscError('invalid_input', 'Usage: diosc reset-password');
-  const local = await openLocalStore();
+  const local = await openLocalStore(env);
   try {
     const accounts = createAccounts(local.store.db);
     const account = await accounts.findByEmail(local.config.ownerEmail);

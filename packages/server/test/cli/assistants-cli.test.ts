@@ -1,42 +1,37 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { DIALECTS, startTestServer } from '@diosc/server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
 import { applyAssistantsFile } from '../../src/hub/assistants/assistants-file.js';
 
-const root = resolve(import.meta.dirname, '../../../..');
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'diosc-cli-assistants-'));
 
+/** `diosc …` in this process through `runCli` (cli.test.ts spawns the real entry once). */
 async function diosc(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'packages/server/src/cli/main.ts', ...args],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          DIOSC_DATA_DIR: dir,
-          DIOSC_OWNER_PASSWORD: 'first password',
-          DIOSC_LOG_LEVEL: 'silent',
-          ...env,
-        },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+    env: {
+      ...process.env,
+      DIOSC_DATA_DIR: dir,
+      DIOSC_OWNER_PASSWORD: 'first password',
+      DIOSC_LOG_LEVEL: 'silent',
+      ...env,
+    },
+  });
+  return { code, stdout, stderr };
 }
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// Each case starts the CLI through tsx several times: seconds each on a loaded two-core machine.
 describe('diosc assistants', () => {
   it('creates, lists, shows, updates and deletes an assistant; a key is only ever "set"', async () => {
     const created = await diosc(
@@ -86,7 +81,7 @@ describe('diosc assistants', () => {
 
     expect((await diosc({}, 'assistants', 'delete', 'Shop')).code).toBe(0);
     expect((await diosc({}, 'assistants', 'list')).stdout).not.toContain('Shop');
-  }, 90_000);
+  });
 });
 
 describe.each(DIALECTS)('DIOSC_ASSISTANTS ($name)', (dialect) => {
@@ -139,5 +134,5 @@ describe.each(DIALECTS)('DIOSC_ASSISTANTS ($name)', (dialect) => {
     } finally {
       await server.close();
     }
-  }, 90_000);
+  });
 });

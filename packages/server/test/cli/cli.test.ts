@@ -8,30 +8,50 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts } from '../../src/account/accounts.js';
 import { buildApp } from '../../src/app.js';
 import { verifyPassword } from '../../src/auth/passwords.js';
+import { runCli } from '../../src/cli/run-cli.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/store/dialect.js';
 
 const root = resolve(import.meta.dirname, '../../../..');
 const run = promisify(execFile);
 
-/** Runs `npm run diosc -- …` the way the root script does, as a child process on a temp data dir. */
+const cliEnv = (dir: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DIOSC_DATA_DIR: dir,
+  DIOSC_OWNER_PASSWORD: 'first password',
+  DIOSC_LOG_LEVEL: 'silent',
+});
+
+/**
+ * Runs `diosc …` in this process through `runCli`, the function the real entry runs: a process
+ * per command would start a TypeScript loader each time (seconds on a loaded machine). One test
+ * below still spawns the real entry.
+ */
 async function diosc(
   dir: string,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+    env: cliEnv(dir),
+  });
+  return { code, stdout, stderr };
+}
+
+/** The real entry, as `npm run diosc -- …` starts it: a child process through tsx. */
+async function dioscProcess(dir: string, ...args: string[]) {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
       ['--import', 'tsx', 'packages/server/src/cli/main.ts', ...args],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          DIOSC_DATA_DIR: dir,
-          DIOSC_OWNER_PASSWORD: 'first password',
-          DIOSC_LOG_LEVEL: 'silent',
-        },
-      },
+      { cwd: root, env: cliEnv(dir) },
     );
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -137,7 +157,7 @@ describe('diosc CLI', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('diosc collections list');
     expect(help.stdout).toContain('diosc connections create');
-  }, 60_000);
+  });
 
   it('rotates and revokes: each old token stops working at once', async () => {
     const created = JSON.parse(
@@ -203,7 +223,20 @@ describe('diosc CLI', () => {
     expect(await verifyPassword(account!.password_hash!, 'first password')).toBe(false);
   });
 
-  // Seven CLI processes, each starting tsx: more than the default 30 s on a loaded machine.
+  // The one real process: its exit statuses and streams are what a shell sees. Starting tsx takes
+  // seconds on a loaded machine, so this test alone has a long timeout.
+  it('runs as a real process: output on stdout, exit 0; a refusal on stderr, exit 1; a usage error, exit 2', async () => {
+    const listed = await dioscProcess(dir, 'connections', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/No HTTP MCP connections yet|grant: /);
+    const refused = await dioscProcess(dir, 'collections', 'disconnect', 'notes');
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain('diosc: ');
+    const unknown = await dioscProcess(dir, 'no-such-command');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Diosc command line');
+  }, 120_000);
+
   it('disconnects an external source through the core: /mcp answers source_revoked; reconnect is refused', async () => {
     const created = JSON.parse(
       (
@@ -278,5 +311,5 @@ describe('diosc CLI', () => {
     expect(reconnect.stderr).toContain('stays disconnected');
     expect((await callTool('drive')).structuredContent.error?.code).toBe('source_revoked');
     expect((await diosc(dir, 'collections', 'reconnect', 'notes')).stderr).toContain('nothing to reconnect');
-  }, 60_000);
+  });
 });
