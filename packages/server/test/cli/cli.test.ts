@@ -235,7 +235,7 @@ describe('diosc CLI', () => {
     const unknown = await dioscProcess(dir, 'no-such-command');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Diosc command line');
-  }, 120_000);
+  }, 180_000);
 
   it('disconnects an external source through the core: /mcp answers source_revoked; reconnect is refused', async () => {
     const created = JSON.parse(
