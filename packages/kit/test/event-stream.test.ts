@@ -1,5 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
+import { openEventStream, type StreamStatus } from '../src/hub-client/event-stream.js';
+import type { HubClient } from '../src/hub-client/hub-client.js';
 import { createSseParser, type SseMessage } from '../src/hub-client/sse-parser.js';
 import { eventually, startKit } from './support/harness.js';
 
@@ -56,5 +58,38 @@ describe('the event stream', () => {
     await eventually(() =>
       expect(hub.requests.filter((r) => r.path === '/api/hub/sessions')).toHaveLength(2),
     );
+  });
+
+  it('stops on event_id_ahead instead of retrying a resume point the hub will always refuse', async () => {
+    const statuses: StreamStatus[] = [];
+    let requests = 0;
+    const refusal = {
+      error: {
+        code: 'event_id_ahead',
+        message: 'Last-Event-ID 9 is past the newest event (4).',
+        retryable: false,
+      },
+    };
+    const client = {
+      raw: async () => {
+        requests++;
+        return new Response(JSON.stringify(refusal), { status: 409 });
+      },
+    } as unknown as HubClient;
+    const failed = new Promise<unknown>((resolve) => {
+      openEventStream({
+        client,
+        conversationId: 'cnv_1',
+        lastEventId: 9,
+        onEvent: () => {},
+        onStatus: (status, error) => {
+          statuses.push(status);
+          if (status === 'failed' || status === 'reconnecting') resolve(error);
+        },
+      });
+    });
+    expect(await failed).toMatchObject({ code: 'event_id_ahead' });
+    expect(statuses).toEqual(['connecting', 'failed']);
+    expect(requests).toBe(1);
   });
 });
