@@ -202,12 +202,10 @@ describeOnDialects('visitor sessions', () => {
     ];
     const before = await rowCounts(server.store);
     for (const [label, claims] of cases) {
-      const reply = await server
-        .client()
-        .request('POST', '/sessions', {
-          publishableKey: server.assistant.publishableKey,
-          identity: await signed(claims),
-        });
+      const reply = await server.client().request('POST', '/sessions', {
+        publishableKey: server.assistant.publishableKey,
+        identity: await signed(claims),
+      });
       expect([label, reply.status, code(reply.body)]).toEqual([label, 401, 'identity_invalid']);
       expect((reply.body as { error: { message: string } }).error.message.length, label).toBeGreaterThan(10);
     }
