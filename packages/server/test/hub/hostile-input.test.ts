@@ -1,0 +1,177 @@
+import { afterEach, expect, it } from 'vitest';
+import { updateAssistant } from '../../src/hub/assistants/assistant-admin.js';
+import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
+import { rowCounts } from './support/rows.js';
+
+let server: HubTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const code = (body: unknown) => (body as { error?: { code?: string } }).error?.code;
+const REGISTRY = { tools: ['read_page'], intents: [] };
+const SECRETS = {
+  providerKey: 'sk-provider-key-0123456789abcdef',
+  identitySecret: 'identity-secret-0123456789abcdef0123456789',
+  mcpTokens: { remote: 'mcp-token-0123456789abcdef' },
+};
+const INSTRUCTIONS = 'Private instructions: never mention the discount code PINEAPPLE.';
+
+/** The documented error shape, with no-store: `{ error: { code, message, retryable } }` and nothing else. */
+async function errorShape(response: Response): Promise<string | null> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/json')) return `content-type ${type}`;
+  if (response.headers.get('cache-control') !== 'no-store') return 'no no-store';
+  const body = (await response.json()) as { error?: Record<string, unknown> };
+  const keys = Object.keys(body).join();
+  const fields = Object.keys(body.error ?? {})
+    .sort()
+    .join();
+  return keys === 'error' && fields === 'code,message,retryable' && typeof body.error?.message === 'string'
+    ? null
+    : `body ${JSON.stringify(body)}`;
+}
+
+describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
+  it('GET /assistant answers the session’s assistant, public fields only, and only to its session', async () => {
+    server = await startHubServer({
+      assistant: {
+        instructions: INSTRUCTIONS,
+        serverTools: { mcpServers: [{ name: 'remote', url: 'http://127.0.0.1:9/mcp' }] },
+        browserTools: [
+          { name: 'highlight_row', description: 'Highlight a row', inputSchema: { type: 'object' } },
+        ],
+        secrets: SECRETS,
+      },
+    });
+    const client = server.client();
+    const opened = await client.open(server.assistant.publishableKey);
+    const reply = await client.request('GET', '/assistant');
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('access-control-allow-origin')).toBe(server.pageOrigin);
+    expect(reply.headers.get('cache-control')).toBe('no-store');
+    expect(reply.body).toEqual(opened.assistant);
+    expect(Object.keys(reply.body as object).sort()).toEqual([
+      'browserTools',
+      'files',
+      'id',
+      'modelLabel',
+      'name',
+    ]);
+    const text = JSON.stringify(reply.body);
+    for (const secret of [
+      SECRETS.providerKey,
+      SECRETS.identitySecret,
+      SECRETS.mcpTokens.remote,
+      'PINEAPPLE',
+      '127.0.0.1:9',
+      server.assistant.publishableKey,
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+
+    // The owner's later change shows on the next read, without a new session.
+    await updateAssistant(server.app.diosc, server.accountId, server.assistant.id, { name: 'Renamed' });
+    expect(((await client.request('GET', '/assistant')).body as { name: string }).name).toBe('Renamed');
+
+    const before = await rowCounts(server.store);
+    const anonymous = new HubClient(server.url, server.pageOrigin);
+    const none = await anonymous.request('GET', '/assistant');
+    expect([none.status, code(none.body)]).toEqual([401, 'unauthenticated']);
+    anonymous.token = 'vst_forged-token';
+    expect(code((await anonymous.request('GET', '/assistant')).body)).toBe('unauthenticated');
+    const elsewhere = new HubClient(server.url, 'http://evil.localhost:4173');
+    elsewhere.token = client.token;
+    const foreign = await elsewhere.request('GET', '/assistant');
+    expect([foreign.status, code(foreign.body)]).toEqual([403, 'origin_not_allowed']);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await rowCounts(server.store)).toEqual(before);
+  });
+
+  it('answers every form of OPTIONS on every route family in the error shape, or as a real preflight', async () => {
+    server = await startHubServer();
+    const paths = [
+      '/api/hub/sessions',
+      '/api/hub/conversations/cnv_x/messages',
+      '/api/hub/assistant',
+      '/api/owner/assistants',
+      '/api/owner/session',
+      '/mcp',
+      '/kit/diosc.js',
+      '/healthz',
+      '/',
+      '/collections/notes',
+    ];
+    const forms: Record<string, string>[] = [
+      {},
+      { origin: server.pageOrigin },
+      { origin: 'http://evil.localhost:4173' },
+      { origin: 'null' },
+      { origin: server.url },
+      { 'access-control-request-method': 'POST' },
+      { origin: 'http://evil.localhost:4173', 'access-control-request-method': 'POST' },
+      { origin: server.pageOrigin, 'access-control-request-headers': 'authorization' },
+      { origin: server.pageOrigin, 'access-control-request-method': 'POST' },
+    ];
+    const wrong: string[] = [];
+    let preflights = 0;
+    for (const path of paths) {
+      for (const headers of forms) {
+        const response = await fetch(`${server.url}${path}`, { method: 'OPTIONS', headers });
+        const label = `${path} ${JSON.stringify(headers)}`;
+        const preflight =
+          path.startsWith('/api/hub/') &&
+          headers.origin === server.pageOrigin &&
+          headers['access-control-request-method'] !== undefined;
+        if (preflight) {
+          preflights++;
+          if (response.status !== 204) wrong.push(`${label}: ${response.status}`);
+          if (response.headers.get('access-control-allow-origin') !== server.pageOrigin)
+            wrong.push(`${label}: no allow-origin`);
+          await response.arrayBuffer();
+          continue;
+        }
+        if (response.status < 400 || response.status >= 500) wrong.push(`${label}: ${response.status}`);
+        const shape = await errorShape(response);
+        if (shape) wrong.push(`${label}: ${shape}`);
+        if (response.headers.get('access-control-allow-origin') !== null && !path.startsWith('/api/hub/'))
+          wrong.push(`${label}: allow-origin outside the hub`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(preflights).toBe(3);
+    // The form that used to answer 400 text/plain: a page's OPTIONS without a requested method.
+    const plain = await fetch(`${server.url}/api/hub/sessions`, {
+      method: 'OPTIONS',
+      headers: { origin: server.pageOrigin },
+    });
+    expect([plain.status, code(await plain.json())]).toEqual([400, 'invalid_input']);
+  });
+
+  it('refuses a null body on POST /conversations and POST /turns/:id/cancel, changing nothing', async () => {
+    server = await startHubServer({
+      script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'Read it.' }],
+    });
+    const { client, conversation, stream } = await server.visit();
+    const sent = await client.send(conversation, { text: 'Read the page', registry: REGISTRY });
+    await stream.until('interrupt');
+    const before = await rowCounts(server.store);
+    for (const path of ['/conversations', `/turns/${sent.body.turnId}/cancel`]) {
+      const reply = await client.request('POST', path, null);
+      expect([path, reply.status, code(reply.body)]).toEqual([path, 400, 'invalid_input']);
+      expect((reply.body as { error: { message: string } }).error.message).toBe(
+        'The request body must be a JSON object.',
+      );
+    }
+    expect(await rowCounts(server.store)).toEqual(before);
+    const turn = await server.store.db
+      .selectFrom('hub_turns')
+      .select('status')
+      .where('id', '=', sent.body.turnId)
+      .executeTakeFirstOrThrow();
+    expect(turn.status).not.toBe('cancelled');
+    expect(stream.ofType('turn.cancelled')).toEqual([]);
+    stream.close();
+  });
+});
