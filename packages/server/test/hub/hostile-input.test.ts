@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { updateAssistant } from '../../src/hub/assistants/assistant-admin.js';
+import { callJson, signIn } from '../owner/owner-client.js';
 import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
@@ -173,5 +174,24 @@ describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
     expect(turn.status).not.toBe('cancelled');
     expect(stream.ofType('turn.cancelled')).toEqual([]);
     stream.close();
+  });
+
+  it('keeps < and > in a validation message on the wire (escaping is the renderer’s), and changes nothing', async () => {
+    server = await startHubServer();
+    const owner = await signIn(server.url);
+    const path = `/assistants/${server.assistant.id}`;
+    const before = await callJson(server.url, path, owner);
+    for (const [limits, text] of [
+      [{ maxStepsPerTurn: 999 }, 'must be <= 50'],
+      [{ sessionTtlMs: 1 }, 'must be >= 60000'],
+    ] as const) {
+      const reply = await callJson<{ error: { code: string; message: string } }>(server.url, path, owner, {
+        method: 'PATCH',
+        body: { limits },
+      });
+      expect([reply.status, reply.body.error.code]).toEqual([400, 'invalid_input']);
+      expect(reply.body.error.message).toContain(text);
+    }
+    expect((await callJson(server.url, path, owner)).body).toEqual(before.body);
   });
 });
