@@ -1,3 +1,4 @@
+import { HUB_BODY_SCHEMAS } from '@diosc/protocol';
 import { afterEach, expect, it } from 'vitest';
 import { updateAssistant } from '../../src/hub/assistants/assistant-admin.js';
 import { callJson, signIn } from '../owner/owner-client.js';
@@ -33,6 +34,62 @@ async function errorShape(response: Response): Promise<string | null> {
     ? null
     : `body ${JSON.stringify(body)}`;
 }
+
+type SchemaNode = Record<string, unknown>;
+type HubBodyName = keyof typeof HUB_BODY_SCHEMAS;
+
+/**
+ * The data path of every object in a hub body schema that names its fields (free-form values —
+ * a snapshot's data, an intent's JSON Schema, a result, tool args — have none to name).
+ */
+function namedObjects(schema: unknown, path: (string | 0)[] = []): (string | 0)[][] {
+  if (schema === null || typeof schema !== 'object') return [];
+  const node = schema as SchemaNode;
+  const found: (string | 0)[][] = node.properties !== undefined ? [path] : [];
+  for (const [name, sub] of Object.entries((node.properties ?? {}) as SchemaNode))
+    found.push(...namedObjects(sub, [...path, name]));
+  if (node.items !== undefined) found.push(...namedObjects(node.items, [...path, 0]));
+  return found;
+}
+
+function withUnknownAt(sample: unknown, path: (string | 0)[]): unknown {
+  const body = structuredClone(sample) as SchemaNode;
+  let at = body;
+  for (const key of path) at = (at as Record<string | number, unknown>)[key] as SchemaNode;
+  at.zz_unknown = 1;
+  return body;
+}
+
+const INTENT = {
+  name: 'add_to_cart',
+  description: 'Add',
+  schema: { type: 'object' },
+  approval: { severity: 'low' },
+};
+/** A body of each hub schema that reaches every one of its objects. */
+const SAMPLES: Record<HubBodyName, unknown> = {
+  emptyBody: {},
+  openSession: { publishableKey: 'pk_0123456789' },
+  sendMessage: {
+    text: 'hi',
+    snapshot: { url: 'https://shop.example/', title: 'Shop' },
+    registry: { tools: ['read_page'], intents: [INTENT] },
+  },
+  interruptAnswer: {
+    result: 1,
+    snapshot: { url: 'https://shop.example/', title: 'Shop' },
+    registry: { tools: [], intents: [INTENT] },
+    file: {
+      fileId: 'fil_1',
+      filename: 'a.txt',
+      format: 'txt',
+      downloadUrl: '/api/hub/files/fil_1',
+      sizeBytes: 1,
+    },
+    decision: { decision: 'edit', changed: ['id'], reason: 'why' },
+  },
+  consensusDecision: { decision: 'approve', argsDigest: 'a'.repeat(64) },
+};
 
 describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
   it('GET /assistant answers the session’s assistant, public fields only, and only to its session', async () => {
@@ -193,5 +250,46 @@ describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
       expect(reply.body.error.message).toContain(text);
     }
     expect((await callJson(server.url, path, owner)).body).toEqual(before.body);
+  });
+
+  it('refuses an unknown field at every depth of every hub body over real HTTP, changing nothing', async () => {
+    server = await startHubServer({
+      script: [{ toolCalls: [{ toolName: 'read_page', input: {} }] }, { text: 'Read it.' }],
+    });
+    const { client, conversation, stream } = await server.visit();
+    const sent = await client.send(conversation, { text: 'Read the page', registry: REGISTRY });
+    const { interrupt } = await stream.until('interrupt');
+    const routes: [HubBodyName, string][] = [
+      ['emptyBody', '/conversations'],
+      ['emptyBody', `/turns/${sent.body.turnId}/cancel`],
+      ['openSession', '/sessions'],
+      ['sendMessage', `/conversations/${conversation}/messages`],
+      ['interruptAnswer', `/interrupts/${interrupt.id}/answer`],
+      ['consensusDecision', '/consensus/cns_x/decision'],
+    ];
+    expect(new Set(routes.map(([name]) => name))).toEqual(new Set(Object.keys(HUB_BODY_SCHEMAS)));
+    const before = await rowCounts(server.store);
+    let sentCount = 0;
+    for (const [name, path] of routes) {
+      const depths = namedObjects(HUB_BODY_SCHEMAS[name]);
+      expect(depths.length, name).toBeGreaterThan(0);
+      for (const depth of depths) {
+        const reply = await client.request('POST', path, withUnknownAt(SAMPLES[name], depth));
+        const label = `${path} ${depth.join('.')}`;
+        expect([label, reply.status, code(reply.body)]).toEqual([label, 400, 'invalid_input']);
+        expect((reply.body as { error: { message: string } }).error.message, label).toContain('(zz_unknown)');
+        sentCount++;
+      }
+    }
+    // Every object of sendMessage and interruptAnswer is reached, the intents' approval included.
+    expect(sentCount).toBeGreaterThanOrEqual(16);
+    expect(await rowCounts(server.store)).toEqual(before);
+    const call = await server.store.db
+      .selectFrom('hub_tool_calls')
+      .select('status')
+      .where('id', '=', interrupt.id)
+      .executeTakeFirstOrThrow();
+    expect(call.status).toBe('interrupt');
+    stream.close();
   });
 });
