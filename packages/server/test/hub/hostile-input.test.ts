@@ -292,4 +292,64 @@ describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
     expect(call.status).toBe('interrupt');
     stream.close();
   });
+
+  it('takes exactly one of two different answers sent to one interrupt at once, and resumes the turn once', async () => {
+    const ROUNDS = 6;
+    server = await startHubServer({
+      script: Array.from({ length: ROUNDS }, (_, round) => [
+        { toolCalls: [{ toolName: 'read_page', input: {} }] },
+        { text: `Read it (${round}).` },
+      ]).flat(),
+    });
+    const { client, conversation, stream } = await server.visit();
+    const answerer = new HubClient(server.url, server.pageOrigin);
+    answerer.token = client.token;
+    for (let round = 0; round < ROUNDS; round++) {
+      const sent = await client.send(conversation, { text: `Read the page (${round})`, registry: REGISTRY });
+      const turnId = sent.body.turnId;
+      const { interrupt } = await stream.until('interrupt', (event) => event.turnId === turnId);
+      const answers = [{ result: { content: `page A${round}` } }, { result: { content: `page B${round}` } }];
+      const replies = await Promise.all([
+        client.answer(interrupt.id, answers[0]!),
+        answerer.answer(interrupt.id, answers[1]!),
+      ]);
+      await stream.until('turn.done', (event) => event.turnId === turnId);
+
+      const statuses = replies.map((reply) => reply.status);
+      expect([round, [...statuses].sort()]).toEqual([round, [200, 409]]);
+      const winner = statuses.indexOf(200);
+      const loser = 1 - winner;
+      expect(replies[winner]!.body).toEqual({ status: 'accepted' });
+      expect(code(replies[loser]!.body)).toBe('result_conflict');
+
+      const row = await server.store.db
+        .selectFrom('hub_tool_calls')
+        .select(['status', 'answer_json', 'output_json'])
+        .where('id', '=', interrupt.id)
+        .executeTakeFirstOrThrow();
+      expect(row.status).toBe('done');
+      expect(JSON.parse(row.answer_json!)).toEqual(answers[winner]);
+      expect(row.output_json).toContain(`page ${winner === 0 ? 'A' : 'B'}${round}`);
+      expect(row.output_json).not.toContain(`page ${winner === 0 ? 'B' : 'A'}${round}`);
+
+      const ofTurn = <T extends { turnId: string }>(events: T[]) =>
+        events.filter((event) => event.turnId === turnId);
+      expect(ofTurn(stream.ofType('interrupt.resolved'))).toHaveLength(1);
+      expect(ofTurn(stream.ofType('tool.finished'))).toHaveLength(1);
+      expect(ofTurn(stream.ofType('turn.done'))).toHaveLength(1);
+      // The model ran twice for this round (the call, then the reply), and read only the winner.
+      expect(server.model.calls).toHaveLength(2 * (round + 1));
+      const read = JSON.stringify(server.model.calls.at(-1)!.prompt);
+      expect(read).toContain(`page ${winner === 0 ? 'A' : 'B'}${round}`);
+      expect(read).not.toContain(`page ${winner === 0 ? 'B' : 'A'}${round}`);
+    }
+    const stored = await server.store.db
+      .selectFrom('hub_events')
+      .select('type')
+      .where('conversation_id', '=', conversation)
+      .where('type', '=', 'interrupt.resolved')
+      .execute();
+    expect(stored).toHaveLength(ROUNDS);
+    stream.close();
+  });
 });
