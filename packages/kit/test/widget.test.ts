@@ -52,6 +52,22 @@ describe('the widget', () => {
     expect(widgetRoot().querySelector('.status.error button')?.textContent).toBe('Retry');
   });
 
+  it('shows an error message as text: < and > kept, markup never parsed', async () => {
+    const { kit } = startKit({ init: { open: true } });
+    await eventually(() => expect(kit.state.get().connection).toBe('ready'));
+    const message = 'body.limits.sessionTtlMs must be <= 60000 <b>bold</b><img src=x>';
+    kit.state.update((state) => ({
+      ...state,
+      connection: 'error',
+      error: { code: 'invalid_input', message },
+    }));
+    const status = await eventually(
+      () => widgetRoot().querySelector('.status.error') ?? Promise.reject(new Error('no error status')),
+    );
+    expect(status.textContent).toContain(message);
+    expect(status.querySelector('b, img')).toBeNull();
+  });
+
   it('renders model text as markdown and the visitor’s as text; tool rows and events for the host', async () => {
     const tools: unknown[] = [];
     const { diosc } = startKit({

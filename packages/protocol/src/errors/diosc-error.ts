@@ -57,10 +57,12 @@ export class DioscError extends CodedError {
   }
 }
 
-/** Error text is plain text: markup is removed so a message can never become HTML. */
+/**
+ * Error text is plain text, kept as written and cut to 1,000 characters. It is data in a JSON
+ * string, never markup: whoever shows it escapes it at render time (Lit's text bindings, a
+ * terminal, a model's context), so `must be <= 60000` keeps its `<`. Stripping characters here
+ * would garble the message and protect nothing a renderer does not already.
+ */
 export function plainText(message: string): string {
-  return message
-    .replace(/<[^>]*>/g, '')
-    .replace(/[<>]/g, '')
-    .slice(0, 1000);
+  return message.slice(0, 1000);
 }

@@ -1,5 +1,6 @@
 import { DioscError } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
+import { duplicateKeyOf } from './duplicate-key.js';
 
 /**
  * How deep a request body's arrays and objects may nest. Every body we accept is a few levels deep
@@ -13,14 +14,19 @@ const unreadable = Symbol.for('diosc.unreadable-body');
 
 /**
  * A body that is not one UTF-8 JSON text: malformed, empty where a value is needed, invalid UTF-8,
- * preceded by a byte-order mark, or nested deeper than `BODY_DEPTH_MAX`. It is `invalid_input` on
- * every entry; `/mcp` answers it as a JSON-RPC parse error instead. Branded like every Diosc error.
+ * preceded by a byte-order mark, nested deeper than `BODY_DEPTH_MAX`, naming one field twice in an
+ * object — or a text that is not a message at all (`null`, a number, a string, a boolean). It is
+ * `invalid_input` on every entry; `/mcp` answers it as a JSON-RPC error instead: a parse error
+ * (-32700), or Invalid Request (-32600) for valid JSON that is no message (`rpcCode`). Branded like
+ * every Diosc error.
  */
 export class UnreadableBody extends DioscError {
   readonly [unreadable] = true;
+  readonly rpcCode: -32700 | -32600;
 
-  constructor(message: string) {
+  constructor(message: string, rpcCode: -32700 | -32600 = -32700) {
     super('invalid_input', message);
+    this.rpcCode = rpcCode;
   }
 
   static is(value: unknown): value is UnreadableBody {
@@ -55,6 +61,9 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
  * An empty body reads as `undefined`, so a bodiless POST or DELETE that names the type still works;
  * each route decides whether it needs a body. `__proto__` keys, and `constructor` keys that hold a
  * `prototype` (what pollutes), are refused; a plain `constructor` field is a name like any other.
+ * A name given twice in one object is refused at any depth (the last would silently win), and so is
+ * a body that is not an object or an array: every body of ours is one, and a `null` read as "no
+ * body" would let a route skip its checks.
  */
 export function installJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
@@ -87,8 +96,20 @@ export function installJsonBody(app: FastifyInstance): void {
       return;
     }
     parse(request, text, (error, value) => {
-      if (error) done(new UnreadableBody('The request body is not valid JSON.'), undefined);
-      else done(null, value);
+      if (error) {
+        done(new UnreadableBody('The request body is not valid JSON.'), undefined);
+        return;
+      }
+      if (value === null || typeof value !== 'object') {
+        done(new UnreadableBody('The request body must be a JSON object.', -32600), undefined);
+        return;
+      }
+      const duplicate = duplicateKeyOf(text);
+      if (duplicate !== undefined) {
+        done(new UnreadableBody(`The body names the field "${duplicate}" twice in one object.`), undefined);
+        return;
+      }
+      done(null, value);
     });
   });
 }

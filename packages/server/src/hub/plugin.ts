@@ -16,6 +16,7 @@ import type { HubRouteDeps } from './hub-route-deps.js';
 import { resumeOrphans, startDeadlineSweeper } from './interrupts/deadline-sweeper.js';
 import { answerRoutes } from './interrupts/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
+import { assistantRoute } from './visitors/assistant-route.js';
 import { sessionRoutes } from './visitors/session-routes.js';
 import { visitorAuth } from './visitors/visitor-auth.js';
 import { createVisitorCaps } from './visitors/visitor-caps.js';
@@ -56,6 +57,17 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     await hub.signals.close();
   });
 
+  // An OPTIONS request from a page that is no preflight (no Access-Control-Request-Method) is
+  // refused in our own shape; @fastify/cors would answer it 400 in plain text.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (
+      request.method === 'OPTIONS' &&
+      request.headers.origin !== undefined &&
+      request.headers['access-control-request-method'] === undefined
+    )
+      done(new DioscError('invalid_input', 'An OPTIONS request here must be a CORS preflight.'));
+    else done();
+  });
   await app.register(cors, {
     origin: (origin, callback) => {
       if (!origin) return callback(null, false);
@@ -108,6 +120,7 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     visitor.addHook('preHandler', (request, reply, done) => {
       done(caps.admitSession(request, reply));
     });
+    await visitor.register(assistantRoute(hub));
     await visitor.register(conversationRoutes(deps));
     await visitor.register(eventsRoute(hub));
     await visitor.register(answerRoutes(deps));

@@ -32,12 +32,20 @@ export function whenClosed(response: ServerResponse, cancel: { abort(): void }):
   });
 }
 
-/** A body that is not one readable JSON text (or none at all where a message is needed). */
-export function sendParseError(reply: FastifyReply, detail = 'Invalid JSON'): void {
+/**
+ * A body that is not one readable JSON text (or none at all where a message is needed): -32700;
+ * valid JSON that is no message (`null`, a number): -32600, as JSON-RPC 2.0 §5.1 answers it.
+ */
+export function sendParseError(
+  reply: FastifyReply,
+  detail = 'Invalid JSON',
+  rpcCode: -32700 | -32600 = -32700,
+): void {
+  const label = rpcCode === -32700 ? 'Parse error' : 'Invalid Request';
   reply
     .status(400)
     .header('cache-control', 'no-store')
-    .send(jsonRpcError(-32700, `Parse error: ${detail}`));
+    .send(jsonRpcError(rpcCode, `${label}: ${detail}`));
 }
 
 /**
@@ -50,7 +58,7 @@ export function mcpErrorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  if (UnreadableBody.is(error)) sendParseError(reply, error.message);
+  if (UnreadableBody.is(error)) sendParseError(reply, error.message, error.rpcCode);
   else sendError(error, request, reply);
 }
 

@@ -67,6 +67,45 @@ describe.each(DIALECTS)(
       }
     });
 
+    it('refuses a body that is not an object or array (null, a number, a string) on every entry', async () => {
+      // `/mcp` answers valid JSON that is no message as JSON-RPC's Invalid Request.
+      const notAMessage = (route: Parameters<typeof jsonRefusal>[0]) =>
+        isMcp(route) && !mcpNotAllowed(route) ? { rpc: -32600 } : jsonRefusal(route);
+      for (const body of ['null', ' null ', '42', '"text"', 'true']) {
+        expect(
+          await raw.sweep(bodyRoutes, (route) => ({ request: raw.json(route, body) }), notAMessage),
+          body,
+        ).toEqual([]);
+      }
+    });
+
+    it('refuses a field named twice in one object, at any depth and however it is spelled', async () => {
+      for (const body of [
+        '{"a":1,"a":2}',
+        '{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}',
+        '{"x":{"b":1,"c":[{"d":1}],"b":2}}',
+        '[{"a":1,"\\u0061":2}]',
+        '{"text":"hi","snapshot":{"url":"u","title":"t","title":"u"}}',
+      ]) {
+        expect(
+          await raw.sweep(bodyRoutes, (route) => ({ request: raw.json(route, body) }), jsonRefusal),
+          body,
+        ).toEqual([]);
+      }
+      // The same name in two different objects, or as a value, is no duplicate.
+      const answer = await rawRequest(
+        raw.port,
+        withBody(
+          'POST',
+          '/api/owner/session',
+          { 'content-type': 'application/json', origin: raw.server.url },
+          '{"a":{"a":"a"},"b":[{"a":1},{"a":2}],"c":"a"}',
+          raw.port,
+        ),
+      );
+      expect((answer.json as { error: { message: string } }).error.message).toBe('Unknown field "a".');
+    });
+
     it('refuses other media types, a body without one, and charsets other than UTF-8 (415)', async () => {
       for (const headers of [
         { 'content-type': 'text/plain' },

@@ -181,4 +181,39 @@ describeOnDialects('visitor sessions', () => {
     }
     expect(await rowCounts(server.store)).toEqual(before);
   });
+
+  it('refuses an identity without exp, or whose sub is not a plain string (no session, no row)', async () => {
+    server = await startHubServer({ assistant: { secrets: { identitySecret: SECRET } } });
+    const key = new TextEncoder().encode(SECRET);
+    const signed = (claims: Record<string, unknown>) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().sign(key);
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const cases: [string, Record<string, unknown>][] = [
+      ['no exp', { sub: 'user-17' }],
+      ['no sub', { exp }],
+      ['a number', { sub: 42, exp }],
+      ['an empty string', { sub: '', exp }],
+      ['too long', { sub: 'u'.repeat(129), exp }],
+      ['a control character', { sub: 'user\u0001', exp }],
+      ['a space', { sub: 'user 17', exp }],
+      ['an array', { sub: ['user-17'], exp }],
+      ['an object', { sub: { id: 'user-17' }, exp }],
+      ['null', { sub: null, exp }],
+    ];
+    const before = await rowCounts(server.store);
+    for (const [label, claims] of cases) {
+      const reply = await server.client().request('POST', '/sessions', {
+        publishableKey: server.assistant.publishableKey,
+        identity: await signed(claims),
+      });
+      expect([label, reply.status, code(reply.body)]).toEqual([label, 401, 'identity_invalid']);
+      expect((reply.body as { error: { message: string } }).error.message.length, label).toBeGreaterThan(10);
+    }
+    expect(await rowCounts(server.store)).toEqual(before);
+    // The string "42" is a user id like any other; the number 42 above was never read as it.
+    const view = await server
+      .client()
+      .open(server.assistant.publishableKey, await signed({ sub: '42', exp }));
+    expect(view.visitorId).toBe('user:42');
+  });
 });

@@ -12,7 +12,7 @@ import { displayMessages } from './display.js';
 export function conversationRoutes({ hub, runner, files }: HubRouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.post('/conversations', async (request, reply) => {
-      if (request.body !== undefined && request.body !== null) validateEmpty(request.body);
+      if (request.body !== undefined) validateEmpty(request.body);
       const visitor = request.visitor!;
       const row = await hub.conversations.create(visitor.assistantId, visitor.visitorId);
       reply.status(201);

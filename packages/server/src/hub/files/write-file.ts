@@ -143,6 +143,8 @@ async function* readSource(bytes: WriteFileInput['bytes']): AsyncGenerator<Uint8
       try {
         next = await iterator.next();
       } catch (error) {
+        // A refusal of the source's own (a part after the file) is already the sender's answer.
+        if (DioscError.isInstance(error)) throw error;
         throw new DioscError('invalid_input', 'The upload was cut off or is not valid multipart data.', {
           cause: error,
         });

@@ -24,7 +24,7 @@ export function answerRoutes({ hub, runner, files }: HubRouteDeps): FastifyPlugi
     });
 
     app.post<{ Params: { id: string } }>('/turns/:id/cancel', async (request) => {
-      if (request.body !== undefined && request.body !== null) validateHubBody('emptyBody', request.body);
+      if (request.body !== undefined) validateHubBody('emptyBody', request.body);
       return cancelTurn(hub, runner, request.visitor!, request.params.id);
     });
   };

@@ -36,7 +36,13 @@ export function safeProviderError(raw: unknown, secrets: readonly (string | unde
         : '[redacted]',
     );
   }
-  const oneLine = plainText(text.replace(/[\s\p{Cc}\p{Cf}]+/gu, ' ').trim());
+  // A provider behind a proxy may answer an HTML error page: its tags are noise in a message.
+  const oneLine = plainText(
+    text
+      .replace(/<[^<>]*>/g, ' ')
+      .replace(/[\s\p{Cc}\p{Cf}]+/gu, ' ')
+      .trim(),
+  );
   const capped =
     oneLine.length > PROVIDER_ERROR_MAX_CHARS
       ? `${oneLine.slice(0, PROVIDER_ERROR_MAX_CHARS - 1)}…`

@@ -185,6 +185,78 @@ describeOnDialects('upload refusals store nothing', () => {
     await refused(target, { bytes: '', filename: 'empty.txt' }, { status: 400, code: 'invalid_input' });
   });
 
+  it('takes exactly one file part and only the documented fields; anything else stores nothing', async () => {
+    const target = await visitor();
+    const big = Buffer.alloc(300_000, 'a');
+    type Part = { name: string; filename?: string; content: string | Buffer };
+    const file = (content: string | Buffer = 'hello', name = 'file'): Part => ({
+      name,
+      filename: 'a.txt',
+      content,
+    });
+    const field = (name: string, content = 'x'): Part => ({ name, content });
+    const cases: [string, Part[], RegExp][] = [
+      ['a second file part', [file(), file('second')], /one file part and nothing after it/],
+      ['a second file after a large first one', [file(big), file(big)], /one file part and nothing after it/],
+      [
+        'a second file under another name',
+        [file(), file('other', 'extra')],
+        /one file part and nothing after it/,
+      ],
+      ['an unknown field before the file', [field('admin', 'true'), file()], /unknown field "admin"/],
+      [
+        'an unknown field after the file',
+        [file(big), field('admin', 'true')],
+        /one file part and nothing after it/,
+      ],
+      [
+        'interruptId after the file',
+        [file(), field('interruptId', 'tc_1')],
+        /one file part and nothing after it/,
+      ],
+      ['interruptId twice', [field('interruptId', 'a'), field('interruptId', 'b'), file()], /given once/],
+      ['a text field named file', [field('file', 'hello')], /must be a file/],
+      ['no part at all', [], /one file part named "file"/],
+    ];
+    const before = await rowCounts(server!.store);
+    for (const [label, parts, message] of cases) {
+      const boundary = `----diosc${label.length}x${parts.length}`;
+      const chunks: Buffer[] = [];
+      for (const part of parts) {
+        const disposition =
+          part.filename === undefined
+            ? `form-data; name="${part.name}"`
+            : `form-data; name="${part.name}"; filename="${part.filename}"`;
+        chunks.push(
+          Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`),
+          Buffer.from(part.content),
+          Buffer.from('\r\n'),
+        );
+      }
+      chunks.push(Buffer.from(`--${boundary}--\r\n`));
+      const response = await fetch(
+        `${target.client.base}/api/hub/conversations/${target.conversation}/files`,
+        {
+          method: 'POST',
+          headers: {
+            origin: target.client.origin,
+            authorization: `Bearer ${target.client.token}`,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+          },
+          body: new Uint8Array(Buffer.concat(chunks)),
+        },
+      );
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect([label, response.status, body.error.code]).toEqual([label, 400, 'invalid_input']);
+      expect(body.error.message, label).toMatch(message);
+    }
+    expect(await rowCounts(server!.store)).toEqual(before);
+    expect(await fileRows(server!.store)).toEqual({ files: [], chunks: [] });
+    // The documented form still works, on the same server.
+    const ok = await uploadFile(target.client, target.conversation, { bytes: 'fine', filename: 'ok.txt' });
+    expect(ok.status).toBe(201);
+  });
+
   it('refuses an upload for an interrupt that is unknown, not pending or in another conversation', async () => {
     const target = await visitor();
     await refused(

@@ -60,6 +60,8 @@ describeOnDialects('fuzzing every hub endpoint', (dialect) => {
   const routeNames = [
     'POST /api/hub/sessions',
     'POST /api/hub/conversations',
+    'GET /api/hub/assistant',
+    'HEAD /api/hub/assistant',
     'GET /api/hub/conversations',
     'HEAD /api/hub/conversations',
     'GET /api/hub/conversations/:id',

@@ -257,6 +257,15 @@ export function hubFuzzers(t: Targets): Record<string, RouteFuzzer> {
       'junk query': junkQuery.map((query) => ({ path: `/conversations${query}` })),
     },
   };
+  const readAssistant: RouteFuzzer = {
+    path: '/assistant',
+    actor: 'main',
+    writes: false,
+    classes: {
+      ...readClasses(token),
+      'junk query': junkQuery.map((query) => ({ path: `/assistant${query}` })),
+    },
+  };
   const readConversation: RouteFuzzer = {
     path: conversationPath(t.main.waiting.conversation),
     actor: 'main',
@@ -406,6 +415,8 @@ export function hubFuzzers(t: Targets): Record<string, RouteFuzzer> {
   return {
     'POST /api/hub/sessions': sessions,
     'POST /api/hub/conversations': createConversation,
+    'GET /api/hub/assistant': readAssistant,
+    'HEAD /api/hub/assistant': head(readAssistant),
     'GET /api/hub/conversations': listConversations,
     'HEAD /api/hub/conversations': head(listConversations),
     'GET /api/hub/conversations/:id': readConversation,
