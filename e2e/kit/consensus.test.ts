@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KitE2E, startKitE2E } from './support/kit-e2e.js';
 import { callsReach, lastResult, sequence } from './support/model-calls.js';
-import { ask, dialog, recordAnswers, screenshot } from './support/widget.js';
+import { ask, dialog, recordAnswers, screenshot, tabTo } from './support/widget.js';
 
 let e2e: KitE2E;
 const cancelled: unknown[] = [];
@@ -155,7 +155,7 @@ describe('the consensus dialog in Debian Chromium', () => {
     expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
     expect(calls.length).toBe(base + 1);
     // Keyboard: Tab to Approve, Enter.
-    await page.getByRole('button', { name: 'Approve' }).focus();
+    await tabTo(page, 'Approve');
     await page.keyboard.press('Enter');
     await callsReach(calls, base + 2);
     expect(await page.evaluate(() => window.shop.runs())).toHaveLength(1);

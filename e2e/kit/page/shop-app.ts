@@ -187,6 +187,14 @@ diosc('tool', 'slow_export', (input: unknown) => {
   recordRun('slow_export', input);
   return new Promise(() => {});
 });
+if (params.has('rawfile')) {
+  // A raw tool (not an intent) that returns a file: well formed, or without its filename.
+  diosc('tool', 'export_report', (input: { malformed?: boolean }) => {
+    recordRun('export_report', input);
+    const content = `data:text/csv;base64,${btoa('id,total\n1,10\n2,20\n')}`;
+    return { exported: true, file: input.malformed ? { content } : { content, filename: 'report.csv' } };
+  });
+}
 if (params.has('spa')) {
   diosc('setNavigationHandler', async (path: string) => {
     history.pushState({}, '', path);

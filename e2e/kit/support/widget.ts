@@ -28,3 +28,22 @@ export async function screenshot(target: Page | ReturnType<Page['locator']>, nam
   mkdirSync(SCREENSHOTS, { recursive: true });
   await target.screenshot({ path: `${SCREENSHOTS}${name}.png` });
 }
+
+/** The text of the control that holds focus inside the consensus dialog, if any. */
+export function focusedInDialog(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const root = document
+      .querySelector('diosc-widget')
+      ?.shadowRoot?.querySelector('diosc-consensus-dialog')?.shadowRoot;
+    return root?.activeElement?.textContent?.trim() ?? null;
+  });
+}
+
+/** Moves focus as a keyboard user does — real Tab presses — until the named control has it. */
+export async function tabTo(page: Page, name: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  for (let presses = 0; presses < 8; presses++) {
+    if ((await focusedInDialog(page)) === name) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${key} never reached "${name}" (focus is on "${await focusedInDialog(page)}")`);
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,15 +13,28 @@ const LOCK = join(
   `diosc-portal-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}.lock`,
 );
 
-/** Everything the bundle is made from: the portal and the browser packages it imports. */
-const INPUTS = [
-  join(PORTAL_ROOT, 'src'),
-  join(PORTAL_ROOT, 'public'),
-  join(PORTAL_ROOT, 'index.html'),
-  join(PORTAL_ROOT, 'vite.config.ts'),
-  join(ROOT, 'packages/webmcp/src'),
-  join(ROOT, 'packages/protocol/src'),
-];
+/**
+ * Everything the bundle is made from: the portal's own files and the `src` of every workspace
+ * package it depends on (`@diosc/kit` brings the approval guard). Read from its package.json, so a
+ * new dependency is watched without anyone remembering to list it here.
+ */
+export function portalBuildInputs(root: string = ROOT): string[] {
+  const portal = join(root, 'packages/portal');
+  const manifest = JSON.parse(readFileSync(join(portal, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  const workspaces = Object.keys(manifest.dependencies ?? {})
+    .filter((name) => name.startsWith('@diosc/'))
+    .map((name) => join(root, 'packages', name.slice('@diosc/'.length), 'src'));
+  return [
+    join(portal, 'src'),
+    join(portal, 'public'),
+    join(portal, 'index.html'),
+    join(portal, 'vite.config.ts'),
+    join(portal, 'package.json'),
+    ...workspaces,
+  ];
+}
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
@@ -30,9 +43,13 @@ function newest(path: string): number {
   return readdirSync(path).reduce((max, name) => Math.max(max, newest(join(path, name))), stat.mtimeMs);
 }
 
+/** True when `built` exists and no input (file or anything under a folder) is newer than it. */
+export function isBuildFresh(built: string, inputs: readonly string[]): boolean {
+  return existsSync(built) && statSync(built).mtimeMs >= Math.max(...inputs.map(newest));
+}
+
 function isFresh(): boolean {
-  const built = join(PORTAL_DIST, 'index.html');
-  return existsSync(built) && statSync(built).mtimeMs >= Math.max(...INPUTS.map(newest));
+  return isBuildFresh(join(PORTAL_DIST, 'index.html'), portalBuildInputs());
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

@@ -1,11 +1,13 @@
 import { html, LitElement, nothing } from 'lit';
 import type { KitContext } from '../runtime/kit-context.js';
+import { kitOf } from '../widget/element-kit.js';
 import { StoreController } from '../widget/store-controller.js';
 import { ApprovalGuard } from './approval-guard.js';
 import type { ApprovalRequest, Decision } from './consensus-broker.js';
 import { consensusDetail } from './consensus-detail.js';
 import { dialogStyles } from './consensus-dialog-styles.js';
 import { editFields, readEdit, renderEditForm } from './edit-form.js';
+import { FocusOrigin } from './focus-origin.js';
 
 type Mode = 'review' | 'edit' | 'reject';
 
@@ -15,15 +17,22 @@ type Mode = 'review' | 'edit' | 'reject';
  * activation of the submitting button followed by a trusted submit, so a script's `button.click()`,
  * `requestSubmit()` or a synthetic event decides nothing. A `consensusView` restyles only the detail
  * body, which sits outside the form: it cannot add, replace or press the decision buttons.
+ *
+ * A key press approves only if it began on a decision button that the person (Tab, pointer) or the
+ * dialog's opening focused — not one a script focused (`FocusOrigin`). The decision listeners are
+ * added with `addEventListener`, not template bindings, so no object a page script can walk (the
+ * element, its open shadow root, Lit's template parts) holds a function that decides; the kit
+ * itself is not a property of the element either (`kitOf`).
  */
 export class ConsensusDialog extends LitElement {
-  static override properties = { kit: { attribute: false }, mode: { state: true }, problem: { state: true } };
+  static override properties = { mode: { state: true }, problem: { state: true } };
   static override styles = dialogStyles;
-  declare kit: KitContext;
   declare mode: Mode;
   declare problem: string | null;
   readonly #guard = new ApprovalGuard();
-  readonly #shown = new StoreController(this, () => this.kit?.consensus.shown);
+  readonly #focus = new FocusOrigin();
+  readonly #wired = new WeakSet<Element>();
+  readonly #shown = new StoreController(this, () => kitOf(this)?.consensus.shown);
   #request: ApprovalRequest | null = null;
   #reviewId = 0;
 
@@ -33,12 +42,17 @@ export class ConsensusDialog extends LitElement {
     this.problem = null;
   }
 
+  get #kit(): KitContext {
+    return kitOf(this) as KitContext;
+  }
+
   override willUpdate(): void {
     const request = this.#shown.value ?? null;
     if (request === this.#request) return;
     this.#request = request;
     this.#reviewId++;
     this.#guard.reset();
+    this.#focus.reset();
     this.mode = 'review';
     this.problem = null;
   }
@@ -46,10 +60,40 @@ export class ConsensusDialog extends LitElement {
   override updated(): void {
     const dialog = this.renderRoot.querySelector('dialog');
     if (!dialog) return;
+    this.#wire(dialog);
     if (this.#request && !dialog.open) {
       dialog.showModal();
-      dialog.querySelector<HTMLButtonElement>('.actions button')?.focus();
+      const first = dialog.querySelector<HTMLButtonElement>('.actions button');
+      if (first) this.#focus.place(first);
     } else if (!this.#request && dialog.open) dialog.close();
+  }
+
+  /** Adds the listeners that can lead to a decision, once per element (see the class comment). */
+  #wire(dialog: HTMLDialogElement): void {
+    const once = (element: Element | null, wire: (element: Element) => void) => {
+      if (!element || this.#wired.has(element)) return;
+      this.#wired.add(element);
+      wire(element);
+    };
+    once(dialog, () => {
+      dialog.addEventListener('keydown', (event) => this.#focus.keydown(event), true);
+      dialog.addEventListener('keyup', (event) => this.#focus.keyup(event), true);
+      dialog.addEventListener('pointerdown', (event) => this.#focus.pointerdown(event), true);
+      dialog.addEventListener('pointerup', () => this.#focus.pointerup(), true);
+      dialog.addEventListener('focusin', (event) => this.#focus.focusin(event));
+    });
+    once(dialog.querySelector('form'), (form) =>
+      form.addEventListener('submit', (event) => this.#decide(event as SubmitEvent)),
+    );
+    once(dialog.querySelector('button[type="submit"]'), (button) => {
+      button.addEventListener('pointerdown', (event) => this.#guard.input(event, this.#reviewId));
+      button.addEventListener('keydown', (event) => {
+        // The press must begin here, on focus the person or the opening put here.
+        if ((event as KeyboardEvent).repeat || !this.#focus.placedOn(button)) return;
+        this.#guard.input(event, this.#reviewId);
+      });
+      button.addEventListener('click', (event) => this.#guard.click(event, this.#reviewId));
+    });
   }
 
   #decide(event: SubmitEvent): void {
@@ -58,7 +102,7 @@ export class ConsensusDialog extends LitElement {
     const form = event.target as HTMLFormElement;
     if (!request) return;
     if (!this.#guard.approves(event, form.querySelector('button[type="submit"]'), this.#reviewId)) {
-      this.problem = this.kit.translator.t('consensus.needsRealInput');
+      this.problem = this.#kit.translator.t('consensus.needsRealInput');
       return;
     }
     let decision: Decision;
@@ -66,14 +110,14 @@ export class ConsensusDialog extends LitElement {
       const reason = (form.elements.namedItem('reason') as HTMLTextAreaElement).value.trim().slice(0, 1_000);
       decision = { outcome: 'reject', ...(reason ? { reason } : {}) };
     } else if (this.mode === 'edit') {
-      const edited = readEdit(form, request.schema, request.args, this.kit.translator.t);
+      const edited = readEdit(form, request.schema, request.args, this.#kit.translator.t);
       if ('error' in edited) {
         this.problem = edited.error;
         return;
       }
       decision = { outcome: 'edit', args: edited.args, changed: edited.changed };
     } else decision = { outcome: 'approve' };
-    this.kit.consensus.decide(request.id, decision);
+    this.#kit.consensus.decide(request.id, decision);
   }
 
   #mode(mode: Mode): void {
@@ -83,19 +127,11 @@ export class ConsensusDialog extends LitElement {
   }
 
   #submitButton(label: string, kind: string) {
-    const id = this.#reviewId;
-    return html`<button
-      type="submit"
-      class="primary ${kind}"
-      part="decide-button"
-      @pointerdown=${(event: Event) => this.#guard.input(event, id)}
-      @keydown=${(event: Event) => this.#guard.input(event, id)}
-      @click=${(event: Event) => this.#guard.click(event, id)}
-    >${label}</button>`;
+    return html`<button type="submit" class="primary ${kind}" part="decide-button">${label}</button>`;
   }
 
   #actions(request: ApprovalRequest) {
-    const t = this.kit.translator.t;
+    const t = this.#kit.translator.t;
     if (this.mode === 'reject')
       return html`<div class="field"><label for="reason">${t('consensus.reason')}</label><textarea id="reason" name="reason" rows="2" maxlength="1000"></textarea></div>
         <div class="actions"><button type="button" @click=${() => this.#mode('review')}>${t('consensus.back')}</button>${this.#submitButton(t('consensus.confirmReject'), 'danger')}</div>`;
@@ -112,7 +148,7 @@ export class ConsensusDialog extends LitElement {
 
   override render() {
     const request = this.#request;
-    const t = this.kit?.translator.t;
+    const t = kitOf(this)?.translator.t;
     return html`<dialog
       class="card"
       part="consensus-dialog"
@@ -120,7 +156,7 @@ export class ConsensusDialog extends LitElement {
       aria-describedby="consensus-intro"
       @cancel=${(event: Event) => {
         event.preventDefault();
-        this.kit.consensus.dismiss();
+        this.#kit.consensus.dismiss();
       }}
     >
       ${
@@ -131,8 +167,8 @@ export class ConsensusDialog extends LitElement {
             </header>
             <h2 id="consensus-title">${request.summary}</h2>
             <p id="consensus-intro" class="muted">${t('consensus.intro')}</p>
-            <div class="detail" part="consensus-detail">${consensusDetail(this.kit, request)}</div>
-            <form @submit=${this.#decide} novalidate>
+            <div class="detail" part="consensus-detail">${consensusDetail(this.#kit, request)}</div>
+            <form novalidate>
               ${this.#actions(request)}
               ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}
             </form>

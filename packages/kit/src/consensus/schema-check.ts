@@ -1,4 +1,6 @@
 import { isObject } from '../runtime/is-object.js';
+import { jsonEqual } from './json-equal.js';
+import { unsupportedSchema } from './schema-support.js';
 
 type Schema = Record<string, unknown>;
 
@@ -23,8 +25,12 @@ function checkNumber(schema: Schema, value: number, at: string): string | null {
     return `${at} must be > ${exclusiveMinimum}`;
   if (typeof exclusiveMaximum === 'number' && value >= exclusiveMaximum)
     return `${at} must be < ${exclusiveMaximum}`;
-  if (typeof multipleOf === 'number' && Math.abs(value / multipleOf - Math.round(value / multipleOf)) > 1e-9)
-    return `${at} must be a multiple of ${multipleOf}`;
+  if (typeof multipleOf === 'number') {
+    // Ajv's own test, so the kit and the hub agree on floating-point quotients such as 0.3 / 0.1.
+    const quotient = value / multipleOf;
+    if (quotient !== Number.parseInt(String(quotient), 10))
+      return `${at} must be a multiple of ${multipleOf}`;
+  }
   return null;
 }
 
@@ -44,70 +50,102 @@ function checkArray(schema: Schema, value: unknown[], at: string): string | null
     return `${at} needs at least ${schema.minItems} items`;
   if (typeof schema.maxItems === 'number' && value.length > schema.maxItems)
     return `${at} allows at most ${schema.maxItems} items`;
-  if (schema.uniqueItems === true && new Set(value.map((item) => JSON.stringify(item))).size !== value.length)
+  if (
+    schema.uniqueItems === true &&
+    value.some((item, i) => value.slice(i + 1).some((other) => jsonEqual(item, other)))
+  )
     return `${at} must not repeat items`;
-  if (isObject(schema.items)) {
-    for (let i = 0; i < value.length; i++) {
-      const problem = checkSchema(schema.items, value[i], `${at}[${i}]`);
-      if (problem) return problem;
-    }
+  const { items, additionalItems, contains } = schema;
+  for (let i = 0; i < value.length; i++) {
+    const inner = Array.isArray(items) ? (i < items.length ? items[i] : additionalItems) : items;
+    const problem = inner === undefined ? null : check(inner, value[i], `${at}[${i}]`);
+    if (problem) return problem;
   }
+  if (contains !== undefined && !value.some((item) => check(contains, item, at) === null))
+    return `${at} needs an item of the required form`;
   return null;
 }
 
 function checkObject(schema: Schema, value: Record<string, unknown>, at: string): string | null {
-  const properties = isObject(schema.properties) ? schema.properties : {};
-  for (const key of Array.isArray(schema.required) ? schema.required : [])
-    if (!(key in value)) return `${at}.${String(key)} is required`;
-  for (const [key, item] of Object.entries(value)) {
-    const inner = properties[key];
+  const keys = Object.keys(value);
+  if (typeof schema.minProperties === 'number' && keys.length < schema.minProperties)
+    return `${at} needs at least ${schema.minProperties} properties`;
+  if (typeof schema.maxProperties === 'number' && keys.length > schema.maxProperties)
+    return `${at} allows at most ${schema.maxProperties} properties`;
+  for (const key of (schema.required as string[] | undefined) ?? [])
+    if (!Object.hasOwn(value, key)) return `${at}.${key} is required`;
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, unknown>).map(
+    ([pattern, inner]) => [new RegExp(pattern, 'u'), inner] as const,
+  );
+  const dependencies = (schema.dependencies ?? {}) as Record<string, unknown>;
+  for (const key of keys) {
     const where = `${at}.${key}`;
-    if (isObject(inner)) {
-      const problem = checkSchema(inner, item, where);
+    if (schema.propertyNames !== undefined && check(schema.propertyNames, key, where) !== null)
+      return `${where} is not an allowed name`;
+    const declared = Object.hasOwn(properties, key);
+    const matching = patterns.filter(([pattern]) => pattern.test(key)).map(([, inner]) => inner);
+    const applies = [...(declared ? [properties[key]] : []), ...matching];
+    if (!declared && matching.length === 0 && schema.additionalProperties !== undefined)
+      applies.push(schema.additionalProperties);
+    for (const inner of applies) {
+      const problem = inner === false ? `${where} is not allowed` : check(inner, value[key], where);
       if (problem) return problem;
-    } else if (schema.additionalProperties === false) return `${where} is not allowed`;
-    else if (isObject(schema.additionalProperties)) {
-      const problem = checkSchema(schema.additionalProperties, item, where);
+    }
+    if (!Object.hasOwn(dependencies, key)) continue;
+    const dependency = dependencies[key];
+    if (Array.isArray(dependency)) {
+      const missing = dependency.find((name) => !Object.hasOwn(value, name));
+      if (missing !== undefined) return `${at}.${missing} is required with ${key}`;
+    } else {
+      const problem = check(dependency, value, at);
       if (problem) return problem;
     }
   }
   return null;
 }
 
-/**
- * Checks a value against the JSON Schema keywords an intent's or a tool's arguments use (type,
- * enum, const, required, properties, additionalProperties, items, string/number/array bounds,
- * pattern, allOf/anyOf/oneOf/not). Unknown keywords are ignored, as the hub's lenient compile does;
- * the hub checks edited server-tool arguments again with the full validator. Returns the first
- * problem, or null.
- */
-export function checkSchema(schema: Schema, value: unknown, at = 'arguments'): string | null {
+function check(schema: unknown, value: unknown, at: string): string | null {
+  if (schema === true) return null;
+  if (schema === false || !isObject(schema)) return `${at} is not allowed`;
   if (schema.type !== undefined && !matchesType(value, schema.type))
     return `${at} must be ${Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type)}`;
-  if (
-    Array.isArray(schema.enum) &&
-    !schema.enum.some((each) => JSON.stringify(each) === JSON.stringify(value))
-  )
+  if (Array.isArray(schema.enum) && !schema.enum.some((each) => jsonEqual(each, value)))
     return `${at} must be one of ${schema.enum.map((each) => JSON.stringify(each)).join(', ')}`;
-  if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value))
+  if ('const' in schema && !jsonEqual(schema.const, value))
     return `${at} must be ${JSON.stringify(schema.const)}`;
-  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
-    const problem = isObject(part) ? checkSchema(part, value, at) : null;
+  for (const part of (schema.allOf as unknown[] | undefined) ?? []) {
+    const problem = check(part, value, at);
     if (problem) return problem;
   }
-  const alternatives = (key: 'anyOf' | 'oneOf') =>
+  const matches = (key: 'anyOf' | 'oneOf') =>
     Array.isArray(schema[key])
-      ? (schema[key] as unknown[]).filter((part) => isObject(part) && !checkSchema(part, value, at)).length
+      ? (schema[key] as unknown[]).filter((part) => !check(part, value, at)).length
       : -1;
-  const any = alternatives('anyOf');
-  if (any === 0) return `${at} matches none of the allowed forms`;
-  const one = alternatives('oneOf');
+  if (matches('anyOf') === 0) return `${at} matches none of the allowed forms`;
+  const one = matches('oneOf');
   if (one !== -1 && one !== 1) return `${at} must match exactly one of the allowed forms`;
-  if (isObject(schema.not) && !checkSchema(schema.not, value, at))
+  if (schema.not !== undefined && !check(schema.not, value, at))
     return `${at} has a form that is not allowed`;
+  if (schema.if !== undefined) {
+    const branch = check(schema.if, value, at) === null ? schema.then : schema.else;
+    const problem = branch === undefined ? null : check(branch, value, at);
+    if (problem) return problem;
+  }
   if (typeof value === 'number') return checkNumber(schema, value, at);
   if (typeof value === 'string') return checkString(schema, value, at);
   if (Array.isArray(value)) return checkArray(schema, value, at);
   if (isObject(value)) return checkObject(schema, value, at);
   return null;
+}
+
+/**
+ * Checks edited arguments against their JSON Schema (draft-07, the hub's dialect) and returns the
+ * first problem, or null. It agrees with the hub's Ajv on every keyword it supports (a property
+ * test holds it to Ajv's verdict); a schema with a keyword it does not support (`$ref`, say) or a
+ * malformed one is refused whatever the value, since for an intent this is the only check before
+ * the page's handler runs.
+ */
+export function checkSchema(schema: Schema, value: unknown, at = 'arguments'): string | null {
+  return unsupportedSchema(schema, at) ?? check(schema, value, at);
 }

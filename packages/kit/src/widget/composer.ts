@@ -4,6 +4,7 @@ import { isTurnActive } from '../conversation/conversation-state.js';
 import { uploadFile } from '../files/upload-file.js';
 import { errorText } from '../runtime/browser-call.js';
 import type { KitContext } from '../runtime/kit-context.js';
+import { kitOf } from './element-kit.js';
 import { icons } from './icons.js';
 import { StoreController } from './store-controller.js';
 import { composerStyles } from './widget-styles.js';
@@ -22,18 +23,20 @@ interface Attachment {
  */
 export class DioscComposer extends LitElement {
   static override properties = {
-    kit: { attribute: false },
     attachments: { state: true },
     problem: { state: true },
     dragging: { state: true },
   };
   static override styles = composerStyles;
-  declare kit: KitContext;
   declare attachments: Attachment[];
   declare problem: string | null;
   declare dragging: boolean;
-  readonly #state = new StoreController(this, () => this.kit?.state);
+  readonly #state = new StoreController(this, () => kitOf(this)?.state);
   #next = 0;
+
+  get #kit(): KitContext {
+    return kitOf(this) as KitContext;
+  }
 
   constructor() {
     super();
@@ -44,7 +47,7 @@ export class DioscComposer extends LitElement {
 
   /** Uploads files the visitor picked, dropped or pasted. */
   async attach(files: Iterable<File>): Promise<void> {
-    const session = this.kit.session;
+    const session = this.#kit.session;
     if (!session) return;
     for (const blob of files) {
       const entry: Attachment = { key: this.#next++, name: blob.name, file: null, error: null };
@@ -70,10 +73,10 @@ export class DioscComposer extends LitElement {
     const box = form.elements.namedItem('text') as HTMLTextAreaElement;
     const text = box.value.trim();
     const files = this.attachments.flatMap((each) => (each.file ? [each.file] : []));
-    if (!text || !this.kit.session || this.attachments.some((each) => !each.file && !each.error)) return;
+    if (!text || !this.#kit.session || this.attachments.some((each) => !each.file && !each.error)) return;
     this.problem = null;
     try {
-      await this.kit.session.send(text, files);
+      await this.#kit.session.send(text, files);
       box.value = '';
       this.attachments = [];
     } catch (error) {
@@ -103,7 +106,8 @@ export class DioscComposer extends LitElement {
   }
 
   override render() {
-    const t = this.kit.translator.t;
+    if (!kitOf(this)) return nothing;
+    const t = this.#kit.translator.t;
     const state = this.#state.value;
     const busy = state ? isTurnActive(state) : false;
     const filesOn = state?.assistant?.files.enabled ?? false;
@@ -140,7 +144,7 @@ export class DioscComposer extends LitElement {
         }
         ${
           busy
-            ? html`<button type="button" class="stop danger" part="stop-button" @click=${() => void this.kit.session?.cancelTurn().catch((error: unknown) => (this.problem = errorText(error)))}>${t('composer.stop')}</button>`
+            ? html`<button type="button" class="stop danger" part="stop-button" @click=${() => void this.#kit.session?.cancelTurn().catch((error: unknown) => (this.problem = errorText(error)))}>${t('composer.stop')}</button>`
             : html`<button type="submit" class="send primary" part="send-button">${t('composer.send')}</button>`
         }
       </div>

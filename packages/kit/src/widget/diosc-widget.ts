@@ -4,6 +4,7 @@ import { type ConversationState, isTurnActive } from '../conversation/conversati
 import { downloadFile } from '../files/upload-file.js';
 import { errorText } from '../runtime/browser-call.js';
 import { emit, type KitContext } from '../runtime/kit-context.js';
+import { kitOf } from './element-kit.js';
 import { icons } from './icons.js';
 import { messageView } from './message-view.js';
 import { StoreController } from './store-controller.js';
@@ -12,24 +13,26 @@ import { widgetStyles } from './widget-styles.js';
 /**
  * The widget: a launcher and the conversation panel, in a shadow DOM. It renders the kit's state
  * (through controllers on the kit's stores) and hosts the one consensus dialog, which stays usable
- * while the panel is closed. Theme with `--diosc-*` custom properties and `::part(...)`.
+ * while the panel is closed. The kit is not a property of the element (see `element-kit.ts`). Theme with `--diosc-*` custom properties and `::part(...)`.
  */
 export class DioscWidget extends LitElement {
-  static override properties = { kit: { attribute: false } };
   static override styles = widgetStyles;
-  declare kit: KitContext;
-  readonly #state = new StoreController(this, () => this.kit?.state);
-  readonly #open = new StoreController(this, () => this.kit?.open);
-  readonly #pending = new StoreController(this, () => this.kit?.consensus.pending);
-  readonly #shown = new StoreController(this, () => this.kit?.consensus.shown);
+  readonly #state = new StoreController(this, () => kitOf(this)?.state);
+  readonly #open = new StoreController(this, () => kitOf(this)?.open);
+  readonly #pending = new StoreController(this, () => kitOf(this)?.consensus.pending);
+  readonly #shown = new StoreController(this, () => kitOf(this)?.consensus.shown);
   #problem: string | null = null;
 
+  get #kit(): KitContext {
+    return kitOf(this) as KitContext;
+  }
+
   #download = (file: FileDescriptor) => {
-    const session = this.kit.session;
+    const session = this.#kit.session;
     if (!session) return;
     downloadFile(session.client, file).catch((error: unknown) => {
-      this.#problem = this.kit.translator.t('file.failed', { message: errorText(error) });
-      emit(this.kit, 'error', { code: 'file_delivery_failed', message: errorText(error) });
+      this.#problem = this.#kit.translator.t('file.failed', { message: errorText(error) });
+      emit(this.#kit, 'error', { code: 'file_delivery_failed', message: errorText(error) });
       this.requestUpdate();
     });
   };
@@ -40,18 +43,18 @@ export class DioscWidget extends LitElement {
   }
 
   #status(state: ConversationState) {
-    const t = this.kit.translator.t;
+    const t = this.#kit.translator.t;
     const { connection, error } = state;
     if (connection === 'error')
       return html`<div class="status error" role="alert">${t('status.error', { message: error?.message ?? '' })}
-        <button type="button" @click=${() => this.kit.session?.retry()}>${t('status.retry')}</button></div>`;
+        <button type="button" @click=${() => this.#kit.session?.retry()}>${t('status.retry')}</button></div>`;
     if (connection === 'connecting' || connection === 'reconnecting' || connection === 'offline')
       return html`<div class="status ${connection}" role="status">${t(`status.${connection}`)}</div>`;
     return nothing;
   }
 
   #panel(state: ConversationState) {
-    const t = this.kit.translator;
+    const t = this.#kit.translator;
     const pending = this.#pending.value ?? [];
     const assistant = state.assistant;
     const draft = state.draft;
@@ -61,7 +64,7 @@ export class DioscWidget extends LitElement {
       <header part="header">
         <div><h2 id="diosc-title">${assistant?.name ?? t.t('panel.title')}</h2>
           ${assistant?.modelLabel ? html`<small>${t.t('panel.model', { label: assistant.modelLabel })}</small>` : nothing}</div>
-        <button type="button" class="close" aria-label=${t.t('panel.close')} @click=${() => this.kit.open.set(false)}>${icons.close}</button>
+        <button type="button" class="close" aria-label=${t.t('panel.close')} @click=${() => this.#kit.open.set(false)}>${icons.close}</button>
       </header>
       ${this.#status(state)}
       <ol class="messages" aria-live="polite" aria-relevant="additions text">
@@ -74,25 +77,25 @@ export class DioscWidget extends LitElement {
       ${
         pending.length > 0 && !this.#shown.value
           ? html`<div class="approvals" role="status">${t.t('approvals.waiting', { count: pending.length })}
-            <button type="button" @click=${() => this.kit.consensus.reopen()}>${t.t('approvals.review')}</button></div>`
+            <button type="button" @click=${() => this.#kit.consensus.reopen()}>${t.t('approvals.review')}</button></div>`
           : nothing
       }
       ${this.#problem ? html`<p class="problem" role="alert">${this.#problem}</p>` : nothing}
-      <diosc-composer .kit=${this.kit}></diosc-composer>
+      <diosc-composer></diosc-composer>
     </section>`;
   }
 
   override render() {
     const state = this.#state.value;
-    if (!this.kit || !state) return nothing;
+    if (!kitOf(this) || !state) return nothing;
     const open = this.#open.value ?? false;
-    const t = this.kit.translator.t;
+    const t = this.#kit.translator.t;
     return html`${open ? this.#panel(state) : nothing}
       <button type="button" class="launcher primary" part="launcher" aria-expanded=${open ? 'true' : 'false'} aria-controls="diosc-panel"
-        aria-label=${t(open ? 'launcher.close' : 'launcher.open')} @click=${() => this.kit.open.set(!open)}>
+        aria-label=${t(open ? 'launcher.close' : 'launcher.open')} @click=${() => this.#kit.open.set(!open)}>
         ${open ? icons.close : icons.chat}
         ${(this.#pending.value?.length ?? 0) > 0 ? html`<span class="dot" aria-hidden="true"></span>` : nothing}
       </button>
-      <diosc-consensus-dialog .kit=${this.kit}></diosc-consensus-dialog>`;
+      <diosc-consensus-dialog></diosc-consensus-dialog>`;
   }
 }

@@ -2,6 +2,7 @@ import { ConsensusDialog } from '../consensus/consensus-dialog.js';
 import type { KitContext } from '../runtime/kit-context.js';
 import { DioscComposer } from './composer.js';
 import { DioscWidget } from './diosc-widget.js';
+import { attachKit } from './element-kit.js';
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
   ['diosc-widget', DioscWidget],
@@ -18,7 +19,7 @@ export function defineElements(): void {
 export function mountWidget(kit: KitContext): void {
   defineElements();
   const widget = document.createElement('diosc-widget') as DioscWidget;
-  widget.kit = kit;
+  attachKit(widget, kit);
   widget.lang = kit.translator.locale;
   for (const [property, value] of Object.entries(kit.options?.theme ?? {}))
     widget.style.setProperty(property, value);

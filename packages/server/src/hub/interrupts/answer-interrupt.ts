@@ -4,6 +4,7 @@ import { argsDigest } from '../turns/classify-call.js';
 import type { ToolOutput } from '../turns/tool-calls.js';
 import type { TurnRunner } from '../turns/turn-runner.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
+import { answerBytesProblem } from './answer-bytes.js';
 import { requireCallOfVisitor } from './call-of-visitor.js';
 
 /** What the model reads for a page's answer: the result as JSON, or the page's error as text. */
@@ -22,7 +23,9 @@ function outputOf(answer: InterruptAnswer): ToolOutput {
  * wins (compare-and-set on the call's status); the same body again is a no-op `duplicate`; any
  * other body is `result_conflict`. A navigate answer's registry replaces the turn's before the
  * next step runs. A delivered file must have been uploaded for this very interrupt, and the
- * model and the chip get the hub's stored descriptor, never the page's copy of it.
+ * model and the chip get the hub's stored descriptor, never the page's copy of it; an answer that
+ * would carry bytes (`data:` URLs) or a result `file` the hub did not issue is refused
+ * (`answerBytesProblem`), whatever the kit did.
  */
 export async function answerInterrupt(
   hub: HubServices,
@@ -43,6 +46,8 @@ export async function answerInterrupt(
     if (call.answerDigest) throw new DioscError('result_conflict');
     throw new DioscError('interrupt_not_pending');
   }
+  const bytes = answerBytesProblem(received);
+  if (bytes) throw new DioscError('invalid_input', bytes);
   let answer = received;
   if ('result' in received && received.file) {
     const file = await fileOf(received.file.fileId, turn.conversationId, call.id);
@@ -51,7 +56,15 @@ export async function answerInterrupt(
         'invalid_input',
         'The file named in the answer was not uploaded for this interrupt.',
       );
-    answer = { ...received, file };
+    // The stored descriptor replaces the page's copies, the one inside the result included.
+    const result = received.result;
+    answer = {
+      ...received,
+      ...(result && typeof result === 'object' && !Array.isArray(result) && 'file' in result
+        ? { result: { ...result, file } }
+        : {}),
+      file,
+    };
   }
   const won = await hub.toolCalls.transition(call.id, 'interrupt', 'done', {
     output: outputOf(answer),

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type KitE2E, startKitE2E } from './support/kit-e2e.js';
+import { callsReach, sequence } from './support/model-calls.js';
+import { ask, dialog, focusedInDialog, tabTo } from './support/widget.js';
+
+/*
+ * Issue 27 item 13, from the page's side: a script on the host page (same origin as the widget)
+ * tries to approve an intent through the kit — by walking what the element exposes, or by moving
+ * focus onto Approve so that the person's next Enter approves. Neither may decide; a real Tab and
+ * Enter still does.
+ */
+
+let e2e: KitE2E;
+beforeAll(async () => {
+  e2e = await startKitE2E();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const APPLY = { toolName: 'browser_apply_changes', input: { ops: [{ id: '42', price: 2 }] } };
+
+describe('approving from the page’s side in Debian Chromium', () => {
+  it('nothing reachable from the element leads to the kit or a decision; calling what is reachable decides nothing', async () => {
+    const calls = e2e.server.model.calls;
+    const base = calls.length;
+    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
+    const { page } = await e2e.open();
+    await ask(page, 'Make Assam cheaper');
+    await dialog(page).waitFor();
+
+    const found = await page.evaluate(async () => {
+      const widget = document.querySelector('diosc-widget') as HTMLElement & Record<string, unknown>;
+      const dialogElement = widget.shadowRoot!.querySelector('diosc-consensus-dialog') as HTMLElement & {
+        updateComplete: Promise<unknown>;
+      };
+      const root = dialogElement.shadowRoot!;
+      const button = root.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+      const form = button.form!;
+      const inDialog: unknown[] = [dialogElement, root, ...root.querySelectorAll('*')];
+      const starts: unknown[] = [widget, widget.shadowRoot, ...inDialog];
+      for (const element of widget.shadowRoot!.querySelectorAll('*'))
+        starts.push(element, element.shadowRoot);
+      // Everything reachable through properties (own and inherited) and Lit's template parts,
+      // without wandering into the rest of the page.
+      const seen = new Set<unknown>();
+      const functions: ((...args: unknown[]) => unknown)[] = [];
+      const suspicious: string[] = [];
+      const queue: [unknown, string, boolean][] = starts.map((each, i) => [
+        each,
+        `start${i}`,
+        inDialog.includes(each),
+      ]);
+      const isNative = (fn: unknown) => Function.prototype.toString.call(fn).includes('[native code]');
+      while (queue.length > 0 && seen.size < 50_000) {
+        const [value, path, fromDialog] = queue.shift()!;
+        if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value))
+          continue;
+        if (value === window || value === document) continue;
+        if (value instanceof Node && !starts.includes(value)) continue;
+        seen.add(value);
+        const keys = new Set<PropertyKey>();
+        // Own keys and the keys of our classes' prototypes; the browser's built-in prototypes
+        // (HTMLElement, Object, Map…) lead nowhere of the kit's and are skipped.
+        for (let at: object | null = value; at; at = Object.getPrototypeOf(at)) {
+          if (
+            at !== value &&
+            Object.hasOwn(at, 'constructor') &&
+            isNative((at as { constructor: unknown }).constructor)
+          )
+            break;
+          for (const key of Reflect.ownKeys(at)) keys.add(key);
+        }
+        const own = new Set(Reflect.ownKeys(value));
+        for (const key of keys) {
+          if (key === 'decide' || key === 'consensus' || key === 'kit')
+            suspicious.push(`${path}.${String(key)}`);
+          let inner: unknown;
+          try {
+            inner = (value as Record<PropertyKey, unknown>)[key];
+          } catch {
+            continue;
+          }
+          // Closures held as values (listeners in Lit's parts, say), not the classes' own methods.
+          if (fromDialog && own.has(key) && typeof inner === 'function' && !isNative(inner))
+            functions.push(inner as (...args: unknown[]) => unknown);
+          if (inner instanceof Map || inner instanceof Set)
+            for (const [k, v] of inner instanceof Map ? inner : [...inner].entries())
+              queue.push([k, path, fromDialog], [v, path, fromDialog]);
+          queue.push([inner, `${path}.${String(key)}`, fromDialog]);
+        }
+      }
+      // Call every reachable function with events that claim to be trusted, as an attacker would.
+      const fake = (type: string) => ({
+        type,
+        key: 'Enter',
+        isTrusted: true,
+        submitter: button,
+        target: form,
+        currentTarget: form,
+        composedPath: () => [button],
+        preventDefault() {},
+        stopPropagation() {},
+      });
+      let called = 0;
+      for (const fn of new Set(functions)) {
+        for (const type of ['pointerdown', 'keydown', 'click', 'submit']) {
+          try {
+            const result = fn.call(dialogElement, fake(type), 0);
+            if (result instanceof Promise) result.catch(() => undefined);
+            called++;
+          } catch {
+            // Most functions are not listeners; what matters is what happens after.
+          }
+        }
+      }
+      await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
+      return {
+        suspicious,
+        kit: widget.kit,
+        called,
+        open: root.querySelector('dialog')!.open,
+      };
+    });
+    expect(found.suspicious).toEqual([]);
+    expect(found.kit).toBeUndefined();
+    expect(found.called).toBeGreaterThan(0);
+    expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
+    expect(calls.length).toBe(base + 1);
+
+    // A listener called with a fake event may have hidden the dialog (Escape's); it decided nothing.
+    if (!found.open) await page.locator('diosc-widget .approvals button').click();
+
+    // The request is still undecided: the person's own Tab and Enter approve it, once.
+    await tabTo(page, 'Approve');
+    await page.keyboard.press('Enter');
+    await callsReach(calls, base + 2);
+    expect(await page.evaluate(() => window.shop.runs())).toHaveLength(1);
+  });
+
+  it('a script that moves focus onto Approve does not turn the person’s next Enter into an approval', async () => {
+    const calls = e2e.server.model.calls;
+    const base = calls.length;
+    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
+    const { page } = await e2e.open();
+    await ask(page, 'Make Assam cheaper');
+    await dialog(page).waitFor();
+    expect(await focusedInDialog(page)).toBe('Reject…');
+
+    await page.evaluate(() => {
+      const root = document
+        .querySelector('diosc-widget')!
+        .shadowRoot!.querySelector('diosc-consensus-dialog')!.shadowRoot!;
+      root.querySelector<HTMLButtonElement>('button[type="submit"]')!.focus();
+    });
+    expect(await focusedInDialog(page)).toBe('Approve');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => dialog(page).locator('[role="alert"]').textContent())
+      .toBe('Only a real click, tap or key press on a button can decide.');
+    expect(await dialog(page).isVisible()).toBe(true);
+    expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
+    expect(calls.length).toBe(base + 1);
+
+    // The person moves focus themselves (away and back), then Enter approves.
+    await tabTo(page, 'Edit', 'Shift+Tab');
+    await tabTo(page, 'Approve');
+    await page.keyboard.press('Enter');
+    await callsReach(calls, base + 2);
+    expect(await page.evaluate(() => window.shop.runs())).toHaveLength(1);
+  });
+});
