@@ -54,6 +54,8 @@ export const TARGETS = [
         (suite) => `packages/server/test/hub/${suite}.test.ts`,
       ),
       'packages/server/test/hub/files/**/*.test.ts',
+      // The guards from the attacker's side: credentials, names, resumption, upload parts, answers.
+      'packages/server/test/hub/guards/**/*.test.ts',
       'packages/server/test/owner/assistants/tools-sitemap.test.ts',
     ],
   },
