@@ -44,7 +44,7 @@ describeOnDialects('the parts of an upload', () => {
     return { token: client.token!, conversation };
   }
 
-  it('refuses a second file, a repeated or non-text interruptId and too many fields, storing nothing', async () => {
+  it('refuses a repeated, non-text or over-long interruptId and a misnamed or missing file part, storing nothing', async () => {
     const target = await visitor();
     const interruptId = 'tc_00000000-0000-0000-0000-000000000000';
     const once = 'The field "interruptId" must be given once, as text.';
