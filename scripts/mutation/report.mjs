@@ -1,6 +1,6 @@
-// The per-folder mutation scores, from each target's Stryker JSON report, and every mutant that
-// survived in a security check with its disposition (scripts/mutation/equivalents.json: a mutant
-// judged equivalent, and why). Written to test-results/mutation/mutation.md and .json.
+// The per-folder and per-file mutation scores, from each target's Stryker JSON report, and every
+// mutant that survived in a security check with its disposition (scripts/mutation/equivalents.json:
+// a mutant judged equivalent, and why). Written to test-results/mutation/mutation.md and .json.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../lib.mjs';
@@ -13,6 +13,7 @@ const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 export function writeMutationReport() {
   const equivalents = JSON.parse(readFileSync(join(root, 'scripts/mutation/equivalents.json'), 'utf8'));
   const folders = [];
+  const files = [];
   const securitySurvivors = [];
   for (const target of TARGETS) {
     const file = join(OUT, target.name, 'report.json');
@@ -21,22 +22,16 @@ export function writeMutationReport() {
       continue;
     }
     const report = JSON.parse(readFileSync(file, 'utf8'));
-    const counts = {
-      Killed: 0,
-      Timeout: 0,
-      Survived: 0,
-      NoCoverage: 0,
-      CompileError: 0,
-      RuntimeError: 0,
-      Ignored: 0,
-    };
+    const counts = emptyCounts();
     for (const [path, { source, mutants }] of Object.entries(report.files)) {
       const relative = path.startsWith(root) ? path.slice(root.length + 1) : path;
       // Stryker's incremental report keeps the last results of a file the target no longer mutates.
       if (excluded(target, relative)) continue;
       const check = SECURITY_CHECKS.find((candidate) => candidate.files.includes(relative));
+      const fileCounts = emptyCounts();
       for (const mutant of mutants) {
         counts[mutant.status] = (counts[mutant.status] ?? 0) + 1;
+        fileCounts[mutant.status] = (fileCounts[mutant.status] ?? 0) + 1;
         if (!check || !UNDETECTED.has(mutant.status)) continue;
         const original = excerpt(source, mutant.location);
         const equivalent = equivalents.find(
@@ -57,16 +52,35 @@ export function writeMutationReport() {
           disposition: equivalent ? `equivalent: ${equivalent.reason}` : 'unresolved',
         });
       }
+      files.push({ target: target.name, file: relative, score: scoreOf(fileCounts), counts: fileCounts });
     }
-    const detected = counts.Killed + counts.Timeout;
-    const valid = detected + counts.Survived + counts.NoCoverage;
-    const score = valid ? (100 * detected) / valid : 100;
-    folders.push({ name: target.name, mutate: target.mutate, goal: target.goal, score, counts });
+    folders.push({
+      name: target.name,
+      mutate: target.mutate,
+      goal: target.goal,
+      score: scoreOf(counts),
+      counts,
+    });
   }
-  writeFileSync(join(OUT, 'mutation.json'), `${JSON.stringify({ folders, securitySurvivors }, null, 2)}\n`);
-  writeFileSync(join(OUT, 'mutation.md'), markdown(folders, securitySurvivors));
+  files.sort((a, b) => a.target.localeCompare(b.target) || a.file.localeCompare(b.file));
+  writeFileSync(
+    join(OUT, 'mutation.json'),
+    `${JSON.stringify({ folders, files, securitySurvivors }, null, 2)}\n`,
+  );
+  writeFileSync(join(OUT, 'mutation.md'), markdown(folders, files, securitySurvivors));
   console.log(`\nMutation report: ${join(OUT, 'mutation.md')}`);
-  return { folders, securitySurvivors };
+  return { folders, files, securitySurvivors };
+}
+
+function emptyCounts() {
+  return { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, CompileError: 0, RuntimeError: 0, Ignored: 0 };
+}
+
+/** (killed + timed out) / (killed + timed out + survived + not covered); 100 when nothing counts. */
+function scoreOf(counts) {
+  const detected = counts.Killed + counts.Timeout;
+  const valid = detected + counts.Survived + counts.NoCoverage;
+  return valid ? (100 * detected) / valid : 100;
 }
 
 /** Whether one of the target's `!` patterns (an exact file, or a folder ending in `/**`) leaves the file out. */
@@ -87,7 +101,7 @@ function excerpt(source, { start, end }) {
   return lines.join('\n');
 }
 
-function markdown(folders, survivors) {
+function markdown(folders, files, survivors) {
   // Every glob of the folder, the excluded ones with their `!`.
   const globs = (mutate) => mutate.map((glob) => `\`${glob}\``).join(', ');
   const rows = folders.map(({ name, mutate, goal, score, counts, notRun }) => {
@@ -96,6 +110,12 @@ function markdown(folders, survivors) {
     const verdict = goal === undefined ? 'measured' : score >= goal ? `≥ ${goal}% ✓` : `< ${goal}% ✗`;
     const invalid = counts.CompileError + counts.RuntimeError;
     return `| ${name} | ${globs(mutate)} | ${score.toFixed(1)}% | ${verdict} | ${counts.Killed} | ${counts.Timeout} | ${counts.Survived} | ${counts.NoCoverage} | ${counts.Ignored} | ${invalid} |`;
+  });
+  // A file whose every mutant is static (ignored) has no score to show.
+  const fileRows = files.map(({ target, file, score, counts }) => {
+    const valid = counts.Killed + counts.Timeout + counts.Survived + counts.NoCoverage;
+    const shown = valid ? `${score.toFixed(1)}%` : 'n/a';
+    return `| ${target} | \`${file}\` | ${shown} | ${counts.Killed} | ${counts.Timeout} | ${counts.Survived} | ${counts.NoCoverage} |`;
   });
   const survivorRows = survivors.map(
     (s) =>
@@ -114,11 +134,20 @@ function markdown(folders, survivors) {
     '|---|---|---:|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
+    '## Per file',
+    '',
+    'Every mutated file of the folders run, with the same score; a file with no scored mutant (only',
+    'static ones) shows n/a.',
+    '',
+    '| Folder | File | Score | Killed | Timeout | Survived | No coverage |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...fileRows,
+    '',
     '## Surviving mutants in security checks',
     '',
     survivors.length
       ? '| Check | Where | Mutator | Change | Status | Disposition |\n|---|---|---|---|---|---|'
-      : 'None: every mutant in a security check (Origin, CSRF, grant, selection, receipt binding, trusted-input guard) of the folders run was killed.',
+      : `None: every mutant in a security check (${SECURITY_CHECKS.map((check) => check.name).join(', ')}) of the folders run was killed.`,
     ...survivorRows,
     '',
   ].join('\n');

@@ -27,4 +27,41 @@ export const SECURITY_CHECKS = [
     ],
   },
   { name: 'trusted-input guard', files: ['packages/kit/src/consensus/approval-guard.ts'] },
+  // The hub's guards (the hub-guards target).
+  {
+    name: 'outbound guard',
+    files: [
+      'packages/server/src/hub/outbound/guarded-fetch.ts',
+      'packages/server/src/hub/outbound/public-address.ts',
+    ],
+  },
+  {
+    name: 'visitor session',
+    files: [
+      'packages/server/src/hub/visitors/visitor-auth.ts',
+      'packages/server/src/hub/visitors/visitor-sessions.ts',
+      'packages/server/src/hub/visitors/session-routes.ts',
+      // A host-signed identity: HS256, `sub` and `exp` required.
+      'packages/server/src/hub/visitors/identity.ts',
+    ],
+  },
+  {
+    name: 'first answer wins',
+    files: [
+      'packages/server/src/hub/interrupts/answer-interrupt.ts',
+      'packages/server/src/hub/interrupts/call-of-visitor.ts',
+      'packages/server/src/hub/consensus/decide.ts',
+    ],
+  },
+  { name: 'Last-Event-ID', files: ['packages/server/src/hub/events/events-route.ts'] },
+  { name: 'multipart single file', files: ['packages/server/src/hub/files/upload-route.ts'] },
+  {
+    // The page's copy of a file descriptor is replaced by the stored one; a download needs the owner.
+    name: 'file descriptor',
+    files: [
+      'packages/server/src/hub/files/hub-files.ts',
+      'packages/server/src/hub/files/file-descriptor.ts',
+      'packages/server/src/hub/files/download-route.ts',
+    ],
+  },
 ];

@@ -41,18 +41,35 @@ export const TARGETS = [
   },
   {
     // The hub's guards, run on their own: who may act (visitor sessions), what an owner-given URL
-    // may reach (outbound), and the first-answer-wins decisions (interrupts, Consensus). The slow
-    // fault suites (fuzz, crash, cluster) stay out; the rest of the hub is the `hub` target.
+    // may reach (outbound), the first-answer-wins decisions (interrupts, Consensus), what a file
+    // upload or download may carry (files) and how far back an event stream may resume (events).
+    // The slow fault suites (fuzz, crash, cluster) stay out; the rest of the hub is the `hub` target.
     name: 'hub-guards',
-    mutate: ['consensus', 'visitors', 'interrupts', 'outbound'].map(
+    mutate: ['consensus', 'visitors', 'interrupts', 'outbound', 'files', 'events'].map(
       (folder) => `packages/server/src/hub/${folder}/**/*.ts`,
     ),
     // One glob each: the runner gets them as one comma-separated list, so no braces.
     tests: [
-      ...['consensus', 'visitors', 'interrupts', 'outbound', 'guarded-fetch'].map(
+      ...['consensus', 'visitors', 'interrupts', 'outbound', 'guarded-fetch', 'events'].map(
         (suite) => `packages/server/test/hub/${suite}.test.ts`,
       ),
+      'packages/server/test/hub/files/**/*.test.ts',
+      // The guards from the attacker's side: credentials, names, resumption, upload parts, answers.
+      'packages/server/test/hub/guards/**/*.test.ts',
       'packages/server/test/owner/assistants/tools-sitemap.test.ts',
+    ],
+  },
+  {
+    // The owner API's plugin: the hook that calls the CSRF check and the mutation guard on every
+    // owner request (the checks themselves are the `auth` target).
+    name: 'owner',
+    mutate: ['packages/server/src/owner/plugin.ts'],
+    tests: [
+      'packages/server/test/owner/mutation-guard.test.ts',
+      'packages/server/test/owner/provenance-rules.test.ts',
+      'packages/server/test/owner/session.test.ts',
+      'packages/server/test/owner/session-rules.test.ts',
+      'packages/server/test/owner/bearer-and-mcp.test.ts',
     ],
   },
   {
