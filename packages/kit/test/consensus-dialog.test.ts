@@ -56,8 +56,12 @@ async function mount() {
   const decisions: Record<string, Decision | Error> = {};
   const ask = async (req: ApprovalRequest, signal?: AbortSignal) => {
     kit.consensus.ask(req, signal).then(
-      (decision) => void (decisions[req.id] = decision),
-      (error: Error) => void (decisions[req.id] = error),
+      (decision) => {
+        decisions[req.id] = decision;
+      },
+      (error: Error) => {
+        decisions[req.id] = error;
+      },
     );
     await element.updateComplete;
   };
