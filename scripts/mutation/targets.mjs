@@ -77,17 +77,28 @@ export const TARGETS = [
     mutate: ['packages/server/src/hub/**/*.ts'],
     tests: ['packages/server/test/hub/**/*.test.ts'],
   },
-  // The kit in two runs: its consensus dialog (the trusted-input guard and the approval flow) on
-  // its own, because the whole kit (~3,900 lines) takes hours on two cores and that part is the one
-  // holding a security check; the rest of it as `kit`.
+  // The kit in three runs, because the whole kit (~3,900 lines) takes hours on two cores: its
+  // consensus dialog (the trusted-input guard and the approval flow), which holds a security check;
+  // its runtime (the session, the interrupt runner, intents and raw tools: what runs a call the
+  // hub asks for); the rest of it as `kit`.
   {
     name: 'kit-consensus',
     mutate: ['packages/kit/src/consensus/**/*.ts'],
     tests: ['packages/kit/test/**/*.test.ts'],
   },
   {
+    name: 'kit-runtime',
+    mutate: ['packages/kit/src/runtime/**/*.ts'],
+    tests: ['packages/kit/test/**/*.test.ts'],
+  },
+  {
     name: 'kit',
-    mutate: ['packages/kit/src/**/*.ts', '!packages/kit/src/testing/**', '!packages/kit/src/consensus/**'],
+    mutate: [
+      'packages/kit/src/**/*.ts',
+      '!packages/kit/src/testing/**',
+      '!packages/kit/src/consensus/**',
+      '!packages/kit/src/runtime/**',
+    ],
     tests: ['packages/kit/test/**/*.test.ts'],
   },
 ];
