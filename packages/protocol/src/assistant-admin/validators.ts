@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { DioscError } from '../errors/diosc-error.js';
-import { describeSchemaErrors } from '../hub-api/validators.js';
+import { describeSchemaErrors } from '../schema/describe-schema-errors.js';
 import { ASSISTANT_ADMIN_BODY_SCHEMAS, type AssistantAdminBodyName } from './schemas.js';
 import type {
   AssistantWrite,

@@ -1,5 +1,11 @@
 import { DioscError } from '@diosc/protocol';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { compileForeignSchema } from '@diosc/protocol/validators';
+import {
+  Client,
+  type JsonSchemaValidatorResult,
+  type jsonSchemaValidator,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { safeProviderError } from '../model/safe-provider-error.js';
 import type { ServerTool, ServerToolSet } from './server-tool.js';
@@ -26,6 +32,22 @@ function textOf(content: unknown): string {
 }
 
 /**
+ * The MCP client checks a tool's result against the server's `outputSchema`: that schema is the
+ * server's, so it is compiled like every foreign schema, never by the client's own backtracking ajv.
+ */
+export const boundedMcpValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: unknown) {
+    const check = compileForeignSchema(schema, 'The MCP output schema');
+    return (input: unknown): JsonSchemaValidatorResult<T> => {
+      const problem = check(input);
+      return problem === undefined
+        ? { valid: true, data: input as T, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: problem };
+    };
+  },
+};
+
+/**
  * The tools of an assistant's external MCP servers, through the official MCP client over
  * Streamable HTTP. A server's bearer token (stored encrypted) goes only into that server's request
  * headers. A server that cannot be reached contributes no tools; the turn goes on without them.
@@ -40,7 +62,10 @@ export async function connectMcpServers(
   const failures: { server: string; message: string }[] = [];
   for (const server of servers) {
     const token = tokens[server.name];
-    const client = new Client({ name: 'diosc-hub', version: '0.1.0' });
+    const client = new Client(
+      { name: 'diosc-hub', version: '0.1.0' },
+      { jsonSchemaValidator: boundedMcpValidator },
+    );
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
     });
@@ -49,10 +74,21 @@ export async function connectMcpServers(
       const listed = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
       clients.push(client);
       for (const tool of listed.tools.slice(0, MAX_TOOLS_PER_SERVER)) {
+        const inputSchema = (tool.inputSchema as Record<string, unknown>) ?? { type: 'object' };
+        try {
+          compileForeignSchema(inputSchema);
+        } catch (error) {
+          // Its arguments could not be checked at a bounded cost: the model is never offered it.
+          log.warn(
+            { server: server.name, tool: tool.name, err: (error as Error).message },
+            'MCP tool refused',
+          );
+          continue;
+        }
         tools.push({
           name: mcpToolName(server.name, tool.name),
           description: `[${server.name}] ${tool.description ?? tool.name}`.slice(0, 1024),
-          inputSchema: (tool.inputSchema as Record<string, unknown>) ?? { type: 'object' },
+          inputSchema,
           async execute(args, context) {
             const result = await client.callTool(
               { name: tool.name, arguments: args },

@@ -4,7 +4,7 @@ import {
   intentToolName,
   type PageRegistry,
 } from '@diosc/protocol';
-import { compileToolSchema } from '@diosc/protocol/validators';
+import { compileForeignSchema } from '@diosc/protocol/validators';
 import type { AssistantConfig } from '../assistants/assistant-config.js';
 import type { ServerTool } from '../server-tools/server-tool.js';
 import { BUILT_IN_BROWSER_TOOLS } from './built-in-tools.js';
@@ -22,20 +22,6 @@ export interface OfferedTool {
   check(args: unknown): string | undefined;
 }
 
-const validators = new Map<string, (value: unknown) => string | undefined>();
-
-/** Compiled once per distinct schema text: pages send the same intents turn after turn. */
-function checkerFor(schema: Record<string, unknown>): (value: unknown) => string | undefined {
-  const key = JSON.stringify(schema);
-  let check = validators.get(key);
-  if (!check) {
-    if (validators.size > 2_000) validators.clear();
-    check = compileToolSchema(schema);
-    validators.set(key, check);
-  }
-  return check;
-}
-
 /**
  * The tools of one model step, built fresh from the turn's current registry: built-ins and declared
  * browser tools only when the page has their handler, the page's intents as `browser_<name>`, and
@@ -51,9 +37,10 @@ export function offeredTools(
   const add = (tool: Omit<OfferedTool, 'check'>) => {
     if (offered.has(tool.name)) return;
     try {
-      offered.set(tool.name, { ...tool, check: checkerFor(tool.inputSchema) });
+      offered.set(tool.name, { ...tool, check: compileForeignSchema(tool.inputSchema) });
     } catch {
-      // A schema that does not compile is not offered; the page or server named something broken.
+      // A schema refused by the bounded compile is not offered; the page or server named something
+      // broken or too costly to check (pages are refused earlier, at the request).
     }
   };
   const handlers = new Set(registry.tools);
