@@ -1,7 +1,9 @@
 import { DioscError } from '@diosc/protocol';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { safeProviderError } from '../model/safe-provider-error.js';
+import type { GuardedFetch } from '../outbound/guarded-fetch.js';
+import type { SecretRedactor } from '../outbound/secret-redactor.js';
 import type { ServerTool, ServerToolSet } from './server-tool.js';
 
 const MAX_TOOLS_PER_SERVER = 64;
@@ -25,24 +27,35 @@ function textOf(content: unknown): string {
     .slice(0, OUTPUT_MAX_CHARS);
 }
 
+/** A failure's stable code: our own refusal of the address, else the server's failure. */
+export function mcpFailureCode(error: unknown): 'fetch_refused' | 'tool_failed' {
+  return (error as { code?: unknown } | null)?.code === 'fetch_refused' ? 'fetch_refused' : 'tool_failed';
+}
+
 /**
  * The tools of an assistant's external MCP servers, through the official MCP client over
- * Streamable HTTP. A server's bearer token (stored encrypted) goes only into that server's request
- * headers. A server that cannot be reached contributes no tools; the turn goes on without them.
+ * Streamable HTTP and the guarded fetch (every connection's address checked, redirects by hand).
+ * A server's bearer token (stored encrypted) goes only into that server's request headers; every
+ * text a server sends back — a result, a tool error, an HTTP error body, a protocol error — passes
+ * the assistant's redactor before the model, an event or a log line sees it. A server that cannot
+ * be reached contributes no tools; the turn goes on without them.
  */
 export async function connectMcpServers(
   servers: readonly { name: string; url: string }[],
   tokens: Readonly<Record<string, string>>,
   log: FastifyBaseLogger,
+  outbound: { fetch: GuardedFetch; redactor: SecretRedactor },
 ): Promise<ServerToolSet> {
+  const { redactor } = outbound;
   const clients: Client[] = [];
   const tools: ServerTool[] = [];
-  const failures: { server: string; message: string }[] = [];
+  const failures: { server: string; code: string; message: string }[] = [];
   for (const server of servers) {
     const token = tokens[server.name];
     const client = new Client({ name: 'diosc-hub', version: '0.1.0' });
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+      fetch: outbound.fetch as FetchLike,
     });
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
@@ -51,26 +64,32 @@ export async function connectMcpServers(
       for (const tool of listed.tools.slice(0, MAX_TOOLS_PER_SERVER)) {
         tools.push({
           name: mcpToolName(server.name, tool.name),
-          description: `[${server.name}] ${tool.description ?? tool.name}`.slice(0, 1024),
-          inputSchema: (tool.inputSchema as Record<string, unknown>) ?? { type: 'object' },
+          description: redactor.text(`[${server.name}] ${tool.description ?? tool.name}`.slice(0, 1024)),
+          inputSchema: (redactor.value(tool.inputSchema) as Record<string, unknown>) ?? { type: 'object' },
           async execute(args, context) {
-            const result = await client.callTool(
-              { name: tool.name, arguments: args },
-              { signal: context.signal },
-            );
+            let result: Awaited<ReturnType<Client['callTool']>>;
+            try {
+              result = await client.callTool({ name: tool.name, arguments: args }, { signal: context.signal });
+            } catch (error) {
+              // An HTTP error body or a JSON-RPC error is the server's text: it may echo the token.
+              throw new DioscError(mcpFailureCode(error), redactor.error(error).slice(0, 500));
+            }
             if (result.isError)
               throw new DioscError(
                 'tool_failed',
-                textOf(result.content) || 'The MCP server reported an error.',
+                redactor.text(textOf(result.content)) || 'The MCP server reported an error.',
               );
-            return result.structuredContent ?? { text: textOf(result.content) };
+            return redactor.value(result.structuredContent ?? { text: textOf(result.content) });
           },
         });
       }
     } catch (error) {
-      // The reason goes to the log without the URL's query or any header; the model simply lacks these tools.
-      log.warn({ server: server.name, err: (error as Error)?.message }, 'MCP server unavailable');
-      failures.push({ server: server.name, message: safeProviderError(error, [token]) });
+      // The model simply lacks these tools. The reason is the server's text: the log and the owner
+      // get it redacted, never the raw error (its URL's query, an echoed header).
+      const code = mcpFailureCode(error);
+      const message = safeProviderError(redactor.error(error), []);
+      log.warn({ server: server.name, code, err: message }, 'MCP server unavailable');
+      failures.push({ server: server.name, code, message });
       await client.close().catch(() => undefined);
     }
   }
