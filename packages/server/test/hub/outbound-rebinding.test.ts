@@ -85,8 +85,8 @@ describeOnDialects('outbound connections at turn time', () => {
     await client.send(conversation, { text: 'hi' });
     await stream.until('turn.done');
 
-    expect(state.lookups.slice(before)).toContain('localhost -> 127.0.0.1');
     expect(victim.requests).toEqual([]);
+    expect(state.lookups.slice(before)).toContain('localhost -> 127.0.0.1');
     expect(admin.server.model.calls[0]!.tools).toEqual([]);
     const refusal = log.lines.find((line) => line.includes('MCP server unavailable'));
     expect(refusal).toBeDefined();
@@ -122,8 +122,8 @@ describeOnDialects('outbound connections at turn time', () => {
     await client.send(conversation, { text: 'hi' });
     await stream.until('turn.done');
 
-    expect(standIn.requests.length).toBeGreaterThan(0);
     expect(victim.requests).toEqual([]);
+    expect(standIn.requests.length).toBeGreaterThan(0);
     expect(admin.server.model.calls[0]!.tools).toEqual([]);
     const refusal = log.lines.find((line) => line.includes('MCP server unavailable'));
     expect(JSON.parse(refusal!)).toMatchObject({ server: 'redirect', code: 'fetch_refused' });
