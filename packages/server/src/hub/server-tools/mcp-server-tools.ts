@@ -63,7 +63,7 @@ export async function connectMcpServers(
       clients.push(client);
       for (const tool of listed.tools.slice(0, MAX_TOOLS_PER_SERVER)) {
         tools.push({
-          name: mcpToolName(server.name, tool.name),
+          name: mcpToolName(server.name, redactor.text(tool.name)),
           description: redactor.text(`[${server.name}] ${tool.description ?? tool.name}`.slice(0, 1024)),
           inputSchema: (redactor.value(tool.inputSchema) as Record<string, unknown>) ?? { type: 'object' },
           async execute(args, context) {
