@@ -19,7 +19,8 @@ import type { HubHold } from './hub-hold.js';
 import type { HubServices, HubTransaction } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
 import { testModelConnection } from './model/test-connection.js';
-import { createGuardedFetch } from './outbound/guarded-fetch.js';
+import { createGuardedFetch, type GuardedFetch, type OutboundPolicy } from './outbound/guarded-fetch.js';
+import { assistantSecretValues, createSecretRedactor, type SecretRedactor } from './outbound/secret-redactor.js';
 import { accountCatalogTools } from './server-tools/account-catalog.js';
 import { connectMcpServers } from './server-tools/mcp-server-tools.js';
 import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
@@ -41,10 +42,13 @@ export interface HubOptions {
   /** How often expired files lose their bytes (default hourly). */
   filePruneIntervalMs?: number;
   /**
-   * Let owner-given URLs (sitemap import, MCP check) reach loopback and private addresses; default
-   * from `DIOSC_HUB_FETCH_PRIVATE=1` in `env`, else off. Tests on loopback turn it on.
+   * Let owner-given URLs (sitemap import, MCP servers at check and turn time, an assistant's model
+   * base URL) reach loopback and private addresses; default from `DIOSC_HUB_FETCH_PRIVATE=1` in
+   * `env`, else off. Tests on loopback turn it on.
    */
   fetchPrivate?: boolean;
+  /** Test seam: the outbound guard's resolver and its idea of a public address (DNS rebinding tests). */
+  outbound?: Pick<OutboundPolicy, 'lookup' | 'isPublic'>;
   /** More server tools per assistant (tests, embedders). */
   extraServerTools?: (assistantId: string) => ServerTool[];
   onIdle?: () => void;
@@ -81,6 +85,7 @@ async function loadServerToolsFor(
   log: FastifyBaseLogger,
   assistant: AssistantRecord,
   secrets: AssistantSecrets,
+  outbound: { fetch: GuardedFetch; redactor: SecretRedactor },
   extra: ServerTool[],
   mcp = true,
 ): Promise<ServerToolSet> {
@@ -90,7 +95,7 @@ async function loadServerToolsFor(
     tools.push(...accountCatalogTools(diosc, log, assistant.accountId, account.connectionId, account.grant));
   }
   const servers = mcp ? assistant.config.serverTools.mcpServers : [];
-  const connected = await connectMcpServers(servers, secrets.mcpTokens ?? {}, log);
+  const connected = await connectMcpServers(servers, secrets.mcpTokens ?? {}, log, outbound);
   tools.push(...connected.tools, ...extra);
   return { tools, failures: connected.failures ?? [], close: connected.close };
 }
@@ -120,21 +125,30 @@ export function createHubServices(
   const toolCache = new Map<string, Promise<ServerToolSet>>();
   const assistants = createAssistants(store.db, clock, box);
   const files = createHubFiles(store.db, clock, options.hold);
-  const loadServerTools = async (assistant: AssistantRecord, mcp = true) =>
-    loadServerToolsFor(
+  const outboundFetch = createGuardedFetch({
+    allowPrivate: options.fetchPrivate ?? env.DIOSC_HUB_FETCH_PRIVATE === '1',
+    ...options.outbound,
+  });
+  const redactorOf = (secrets: AssistantSecrets) => createSecretRedactor(assistantSecretValues(secrets, env));
+  // A base URL the owner typed is reached through the guard; the providers' own and the
+  // operator's (`DIOSC_OLLAMA_URL`, the `auto` provider) are not the owner's to choose.
+  const providerFetch = (spec: { baseUrl?: string | undefined }) =>
+    spec.baseUrl === undefined ? undefined : (outboundFetch as unknown as typeof fetch);
+  const loadServerTools = async (assistant: AssistantRecord, mcp = true) => {
+    const secrets = await assistants.secretsOf(assistant.id);
+    return loadServerToolsFor(
       diosc,
       log,
       assistant,
-      await assistants.secretsOf(assistant.id),
+      secrets,
+      { fetch: outboundFetch, redactor: redactorOf(secrets) },
       [
         ...(assistant.config.serverTools.generateFile?.enabled ? [generateFileTool(files, assistant)] : []),
         ...(options.extraServerTools?.(assistant.id) ?? []),
       ],
       mcp,
     );
-  const outboundFetch = createGuardedFetch({
-    allowPrivate: options.fetchPrivate ?? env.DIOSC_HUB_FETCH_PRIVATE === '1',
-  });
+  };
   const base = transactionOf(store.db, clock);
   return {
     ...base,
@@ -153,15 +167,18 @@ export function createHubServices(
     hold: options.hold,
     files,
     transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
-    testModel: (spec, apiKey) => testModelConnection(spec, { env, apiKey, scripted: options.scriptedModels }),
+    testModel: (spec, apiKey) =>
+      testModelConnection(spec, { env, apiKey, scripted: options.scriptedModels, fetch: providerFetch(spec) }),
     async modelFor(assistant) {
       const { providerKey } = await assistants.secretsOf(assistant.id);
       return resolveModel(assistant.config.model, {
         env,
         apiKey: providerKey,
         scripted: options.scriptedModels,
+        fetch: providerFetch(assistant.config.model),
       });
     },
+    redactorFor: async (assistant) => redactorOf(await assistants.secretsOf(assistant.id)),
     async serverToolsFor(assistant, turnId) {
       let set = toolCache.get(turnId);
       if (!set) {

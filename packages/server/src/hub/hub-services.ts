@@ -13,6 +13,7 @@ import type { HubFiles } from './files/hub-files.js';
 import type { HubHold } from './hub-hold.js';
 import type { ModelSpec } from './model/model-spec.js';
 import type { GuardedFetch } from './outbound/guarded-fetch.js';
+import type { SecretRedactor } from './outbound/secret-redactor.js';
 import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
 import type { ToolCalls } from './turns/tool-calls.js';
 import type { Turns } from './turns/turns.js';
@@ -55,8 +56,13 @@ export interface HubServices extends HubTransaction {
    * uses; external MCP servers are connected only with `mcp`. The caller closes the set.
    */
   serverToolSetFor(assistant: AssistantRecord, options: { mcp: boolean }): Promise<ServerToolSet>;
-  /** The fetch for URLs an owner typed (sitemap import, MCP check): public addresses only by default. */
+  /**
+   * The fetch for URLs an owner typed (sitemap import, MCP check, MCP servers at turn time, an
+   * assistant's model base URL): public addresses only by default, each connection checked.
+   */
   outboundFetch: GuardedFetch;
+  /** The seam for text from outside: removes every secret the hub holds for this assistant. */
+  redactorFor(assistant: AssistantRecord): Promise<SecretRedactor>;
   /** Closes the turn's MCP clients once it has ended. */
   releaseServerTools(turnId: string): Promise<void>;
   describeSitemap(routes: AssistantConfig['sitemap']): string;

@@ -39,6 +39,8 @@ export async function startHubServer(
     configure?: (app: FastifyInstance) => void;
     /** false: the store's manual clock (`server.clock.advance`), for retention and expiry. */
     realClock?: boolean;
+    /** Pino options for the app's logger (a `stream` captures its lines); silent by default. */
+    logger?: TestServerOptions['logger'];
     /** Configuration over the test defaults (a built kit's `kitDir`, say). */
     config?: TestServerOptions['config'];
     /** HTTP limits over the defaults (the visitor caps, a short idle-stream bound). */
@@ -51,6 +53,7 @@ export async function startHubServer(
     realClock: options.realClock ?? true,
     configure: options.configure,
     config: options.config,
+    logger: options.logger,
     app: {
       http: options.http,
       hub: {

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DioscError } from '@diosc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedFetch } from '../../src/hub/outbound/guarded-fetch.js';
+import { createGuardedFetch, type OutboundLookup } from '../../src/hub/outbound/guarded-fetch.js';
+import { isPublicAddress } from '../../src/hub/outbound/public-address.js';
 
 /**
  * The fetch for owner-given URLs, from the attacker's side: a URL that names this machine — by
@@ -84,5 +85,32 @@ describe('the guarded fetch of owner-given URLs', () => {
       'fetch_failed',
     );
     expect(hits).toEqual(['POST /write']);
+  });
+
+  it('resolves the name again for every connection: an answer that turns private is refused (rebinding)', async () => {
+    let answer = '127.0.0.2';
+    const lookups: string[] = [];
+    const lookup: OutboundLookup = (hostname, _options, callback) => {
+      lookups.push(`${hostname} -> ${answer}`);
+      callback(null, [{ address: answer, family: 4 }]);
+    };
+    // 127.0.0.2 stands in for a public address here; the server listens on 127.0.0.1 only, so
+    // the first answer reaches nothing and the second would reach it.
+    const guarded = createGuardedFetch({
+      allowPrivate: false,
+      lookup,
+      isPublic: (address) => address === '127.0.0.2' || isPublicAddress(address),
+    });
+    hits.length = 0;
+    // Nothing listens there: the connection fails, but the guard let it through.
+    const first = await guarded(`http://rebind.test:${port}/ok`).then(
+      () => 'answered',
+      (error: unknown) => (DioscError.isInstance(error) ? error.code : 'connection failed'),
+    );
+    expect(first).toBe('connection failed');
+    answer = '127.0.0.1';
+    expect(await refusal(guarded(`http://rebind.test:${port}/ok`))).toBe('fetch_refused');
+    expect(lookups).toEqual([`rebind.test -> 127.0.0.2`, `rebind.test -> 127.0.0.1`]);
+    expect(hits).toEqual([]);
   });
 });

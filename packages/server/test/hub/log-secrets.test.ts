@@ -30,7 +30,7 @@ describe.each(DIALECTS)('hub log lines and events ($name)', (dialect) => {
       config: { ...testStore.config, logLevel: 'trace' },
       store: testStore.store,
       logger: { stream, level: 'trace' },
-      hub: { scriptedModels: { test: model }, sweepIntervalMs: 50 },
+      hub: { scriptedModels: { test: model }, sweepIntervalMs: 50, fetchPrivate: true },
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();

@@ -10,6 +10,7 @@ afterEach(async () => {
 describeOnDialects('external MCP servers as server tools', () => {
   it('lists and calls an MCP server’s tools with the official client; its token never reaches the model', async () => {
     server = await startHubServer({
+      hub: { fetchPrivate: true },
       script: (call) =>
         call.index === 0
           ? { toolCalls: [{ toolName: 'diosc__items_list', input: { collection: 'notes', limit: 2 } }] }
@@ -53,7 +54,7 @@ describeOnDialects('external MCP servers as server tools', () => {
   });
 
   it('goes on without the tools of a server it cannot reach', async () => {
-    server = await startHubServer({ script: [{ text: 'No tools today.' }] });
+    server = await startHubServer({ hub: { fetchPrivate: true }, script: [{ text: 'No tools today.' }] });
     const assistant = await server.createAssistant({
       name: 'Unreachable',
       model: { provider: 'scripted', id: 'test' },

@@ -22,7 +22,7 @@ describeOnDialects('a turn on an openai-compatible model over loopback HTTP', ()
       },
       { chunks: streamedReply('llama3.2', { text: ['The page sells ', 'green tea.'] }) },
     ]);
-    server = await startHubServer();
+    server = await startHubServer({ hub: { fetchPrivate: true } });
     const assistant = await server.createAssistant({
       name: 'Local model',
       model: { provider: 'openai-compatible', id: 'llama3.2', baseUrl: upstream.baseUrl },
@@ -72,7 +72,7 @@ describeOnDialects('a turn on an openai-compatible model over loopback HTTP', ()
     upstream = await startChatCompletionsServer([
       { status: 404, body: { error: { message: 'model "nope" not found, try pulling it first' } } },
     ]);
-    server = await startHubServer();
+    server = await startHubServer({ hub: { fetchPrivate: true } });
     const assistant = await server.createAssistant({
       name: 'Missing model',
       model: { provider: 'openai-compatible', id: 'nope', baseUrl: upstream.baseUrl },

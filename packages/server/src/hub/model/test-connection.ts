@@ -2,6 +2,7 @@ import { DioscError, type TestConnectionResult } from '@diosc/protocol';
 import { APICallError, generateText } from 'ai';
 import type { ModelSpec } from './model-spec.js';
 import { type ResolveModelOptions, resolveModel } from './resolve-model.js';
+import { createSecretRedactor } from '../outbound/secret-redactor.js';
 import { safeProviderError } from './safe-provider-error.js';
 
 const TEST_TIMEOUT_MS = 15_000;
@@ -17,7 +18,9 @@ export async function testModelConnection(
   spec: ModelSpec,
   options: ResolveModelOptions & { timeoutMs?: number },
 ): Promise<TestConnectionResult> {
-  const secrets = [options.apiKey];
+  // The keys this call may send: the one given, or the environment's.
+  const secrets = [options.apiKey, options.env.OPENAI_API_KEY, options.env.ANTHROPIC_API_KEY];
+  const redactor = createSecretRedactor(secrets);
   try {
     const resolved = resolveModel(spec, options);
     if (resolved.scripted) return { ok: true, label: resolved.label, scripted: true };
@@ -32,11 +35,11 @@ export async function testModelConnection(
   } catch (error) {
     // Our own refusals (no key, a bad base URL) name the setting, never its value.
     if (error instanceof DioscError)
-      return { ok: false, error: { code: error.code, message: error.message } };
+      return { ok: false, error: { code: error.code, message: redactor.text(error.message) } };
     const status = APICallError.isInstance(error) && error.statusCode ? ` (HTTP ${error.statusCode})` : '';
     return {
       ok: false,
-      error: { code: 'model_failed', message: `${safeProviderError(error, secrets)}${status}` },
+      error: { code: 'model_failed', message: `${safeProviderError(redactor.error(error), secrets)}${status}` },
     };
   }
 }

@@ -5,7 +5,8 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { isPublicAddress } from './public-address.js';
 
 /**
- * Fetches for URLs an owner typed (a sitemap.xml to import, an MCP server to check), made safe
+ * Fetches for URLs an owner typed (a sitemap.xml to import, an MCP server to check or to use in a
+ * turn, an assistant's own model base URL), made safe
  * against server-side request forgery: http and https only, no credentials in the URL, and — unless
  * the operator allows private addresses — no connection to a loopback, private, link-local or
  * otherwise non-public address. The check runs in the connection's own DNS lookup, so the address
@@ -15,7 +16,18 @@ import { isPublicAddress } from './public-address.js';
 export interface OutboundPolicy {
   /** Allow loopback and private addresses (`DIOSC_HUB_FETCH_PRIVATE=1`; tests on loopback). */
   allowPrivate: boolean;
+  /** Test seam: the name resolver (default `dns.lookup`), asked afresh for every new connection. */
+  lookup?: OutboundLookup | undefined;
+  /** Test seam: which resolved addresses count as public (default `isPublicAddress`). */
+  isPublic?: ((address: string) => boolean) | undefined;
 }
+
+/** `dns.lookup` with `all: true`: every address of a name. */
+export type OutboundLookup = (
+  hostname: string,
+  options: { family: number; all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 export type GuardedFetch = ((url: string | URL, init?: RequestInit) => Promise<Response>) & {
   /** The same checks as a fetch makes before connecting (scheme, credentials, address literal). */
@@ -40,22 +52,23 @@ export function checkOutboundUrl(raw: string | URL, policy: OutboundPolicy): URL
     throw refused('Only http and https URLs are fetched.');
   if (url.username || url.password) throw refused('A URL with a user name or password is not fetched.');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!policy.allowPrivate && isIP(host) !== 0 && !isPublicAddress(host))
+  if (!policy.allowPrivate && isIP(host) !== 0 && !(policy.isPublic ?? isPublicAddress)(host))
     throw refused('That address is not on the public internet, so the server does not fetch it.');
   return url;
 }
 
 function guardedLookup(policy: OutboundPolicy) {
+  const resolve: OutboundLookup = policy.lookup ?? (dnsLookup as unknown as OutboundLookup);
+  const isPublic = policy.isPublic ?? isPublicAddress;
   return (
     hostname: string,
     options: { all?: boolean; family?: number } | number,
     callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
     const wanted = typeof options === 'number' ? { family: options } : options;
-    dnsLookup(hostname, { family: wanted.family ?? 0, all: true }, (error, addresses) => {
+    resolve(hostname, { family: wanted.family ?? 0, all: true }, (error, list) => {
       if (error) return callback(error, []);
-      const list = addresses as LookupAddress[];
-      if (!policy.allowPrivate && list.some((entry) => !isPublicAddress(entry.address))) {
+      if (!policy.allowPrivate && list.some((entry) => !isPublic(entry.address))) {
         return callback(refused(`${hostname.slice(0, 100)} resolves to an address that is not public.`), []);
       }
       if (wanted.all) return callback(null, list);
@@ -96,10 +109,18 @@ export function createGuardedFetch(policy: OutboundPolicy): GuardedFetch {
       if (response.status < 300 || response.status > 399 || !location) return response;
       await response.body?.cancel();
       if (hop >= MAX_REDIRECTS) throw new DioscError('fetch_failed', 'The URL redirects too many times.');
+      // The target is checked first, so a redirect toward this machine is refused as such.
+      let target: URL;
+      try {
+        target = new URL(location, url);
+      } catch {
+        throw new DioscError('fetch_failed', 'The server redirected to something that is not a URL.');
+      }
+      const next = checkOutboundUrl(target, policy);
       // A redirect is followed only for reads; a POST is not replayed to another place.
       if ((init.method ?? 'GET').toUpperCase() !== 'GET')
         throw new DioscError('fetch_failed', 'The server answered with a redirect.');
-      url = checkOutboundUrl(new URL(location, url), policy);
+      url = next;
     }
   };
   return Object.assign(guardedFetch, { check: (url: string | URL) => checkOutboundUrl(url, policy) });

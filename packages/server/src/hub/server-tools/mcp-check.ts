@@ -2,7 +2,8 @@ import type { McpCheckResult } from '@diosc/protocol';
 import { Client, type FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { safeProviderError } from '../model/safe-provider-error.js';
 import type { GuardedFetch } from '../outbound/guarded-fetch.js';
-import { mcpToolName } from './mcp-server-tools.js';
+import { createSecretRedactor } from '../outbound/secret-redactor.js';
+import { mcpFailureCode, mcpToolName } from './mcp-server-tools.js';
 
 const CHECK_TIMEOUT_MS = 10_000;
 const MAX_LISTED = 64;
@@ -17,6 +18,7 @@ export async function checkMcpServer(
   token: string | undefined,
   fetch: GuardedFetch,
 ): Promise<McpCheckResult> {
+  const redactor = createSecretRedactor([token]);
   const client = new Client({ name: 'diosc-hub', version: '0.1.0' });
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
@@ -29,12 +31,14 @@ export async function checkMcpServer(
       ok: true,
       tools: listed.tools.slice(0, MAX_LISTED).map((tool) => ({
         name: mcpToolName(server.name, tool.name),
-        description: (tool.description ?? tool.name).slice(0, 1024),
+        description: redactor.text((tool.description ?? tool.name).slice(0, 1024)),
       })),
     };
   } catch (error) {
-    const code = (error as { code?: unknown }).code === 'fetch_refused' ? 'fetch_refused' : 'tool_failed';
-    return { ok: false, error: { code, message: safeProviderError(error, [token]) } };
+    return {
+      ok: false,
+      error: { code: mcpFailureCode(error), message: safeProviderError(redactor.error(error), [token]) },
+    };
   } finally {
     await client.close().catch(() => undefined);
   }

@@ -2,12 +2,15 @@ import { DioscError } from '@diosc/protocol';
 import { compileForeignSchema } from '@diosc/protocol/validators';
 import {
   Client,
+  type FetchLike,
   type JsonSchemaValidatorResult,
   type jsonSchemaValidator,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { safeProviderError } from '../model/safe-provider-error.js';
+import type { GuardedFetch } from '../outbound/guarded-fetch.js';
+import type { SecretRedactor } from '../outbound/secret-redactor.js';
 import type { ServerTool, ServerToolSet } from './server-tool.js';
 
 const MAX_TOOLS_PER_SERVER = 64;
@@ -31,6 +34,11 @@ function textOf(content: unknown): string {
     .slice(0, OUTPUT_MAX_CHARS);
 }
 
+/** A failure's stable code: our own refusal of the address, else the server's failure. */
+export function mcpFailureCode(error: unknown): 'fetch_refused' | 'tool_failed' {
+  return (error as { code?: unknown } | null)?.code === 'fetch_refused' ? 'fetch_refused' : 'tool_failed';
+}
+
 /**
  * The MCP client checks a tool's result against the server's `outputSchema`: that schema is the
  * server's, so it is compiled like every foreign schema, never by the client's own backtracking ajv.
@@ -49,17 +57,22 @@ export const boundedMcpValidator: jsonSchemaValidator = {
 
 /**
  * The tools of an assistant's external MCP servers, through the official MCP client over
- * Streamable HTTP. A server's bearer token (stored encrypted) goes only into that server's request
- * headers. A server that cannot be reached contributes no tools; the turn goes on without them.
+ * Streamable HTTP and the guarded fetch (every connection's address checked, redirects by hand).
+ * A server's bearer token (stored encrypted) goes only into that server's request headers; every
+ * text a server sends back — a result, a tool error, an HTTP error body, a protocol error — passes
+ * the assistant's redactor before the model, an event or a log line sees it. A server that cannot
+ * be reached contributes no tools; the turn goes on without them.
  */
 export async function connectMcpServers(
   servers: readonly { name: string; url: string }[],
   tokens: Readonly<Record<string, string>>,
   log: FastifyBaseLogger,
+  outbound: { fetch: GuardedFetch; redactor: SecretRedactor },
 ): Promise<ServerToolSet> {
+  const { redactor } = outbound;
   const clients: Client[] = [];
   const tools: ServerTool[] = [];
-  const failures: { server: string; message: string }[] = [];
+  const failures: { server: string; code: string; message: string }[] = [];
   for (const server of servers) {
     const token = tokens[server.name];
     const client = new Client(
@@ -68,45 +81,52 @@ export async function connectMcpServers(
     );
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+      fetch: outbound.fetch as FetchLike,
     });
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
       const listed = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
       clients.push(client);
       for (const tool of listed.tools.slice(0, MAX_TOOLS_PER_SERVER)) {
-        const inputSchema = (tool.inputSchema as Record<string, unknown>) ?? { type: 'object' };
+        const inputSchema = (redactor.value(tool.inputSchema) as Record<string, unknown>) ?? { type: 'object' };
         try {
           compileForeignSchema(inputSchema);
         } catch (error) {
           // Its arguments could not be checked at a bounded cost: the model is never offered it.
           log.warn(
-            { server: server.name, tool: tool.name, err: (error as Error).message },
+            { server: server.name, tool: redactor.text(tool.name), err: redactor.error(error) },
             'MCP tool refused',
           );
           continue;
         }
         tools.push({
-          name: mcpToolName(server.name, tool.name),
-          description: `[${server.name}] ${tool.description ?? tool.name}`.slice(0, 1024),
+          name: mcpToolName(server.name, redactor.text(tool.name)),
+          description: redactor.text(`[${server.name}] ${tool.description ?? tool.name}`.slice(0, 1024)),
           inputSchema,
           async execute(args, context) {
-            const result = await client.callTool(
-              { name: tool.name, arguments: args },
-              { signal: context.signal },
-            );
+            let result: Awaited<ReturnType<Client['callTool']>>;
+            try {
+              result = await client.callTool({ name: tool.name, arguments: args }, { signal: context.signal });
+            } catch (error) {
+              // An HTTP error body or a JSON-RPC error is the server's text: it may echo the token.
+              throw new DioscError(mcpFailureCode(error), redactor.error(error).slice(0, 500));
+            }
             if (result.isError)
               throw new DioscError(
                 'tool_failed',
-                textOf(result.content) || 'The MCP server reported an error.',
+                redactor.text(textOf(result.content)) || 'The MCP server reported an error.',
               );
-            return result.structuredContent ?? { text: textOf(result.content) };
+            return redactor.value(result.structuredContent ?? { text: textOf(result.content) });
           },
         });
       }
     } catch (error) {
-      // The reason goes to the log without the URL's query or any header; the model simply lacks these tools.
-      log.warn({ server: server.name, err: (error as Error)?.message }, 'MCP server unavailable');
-      failures.push({ server: server.name, message: safeProviderError(error, [token]) });
+      // The model simply lacks these tools. The reason is the server's text: the log and the owner
+      // get it redacted, never the raw error (its URL's query, an echoed header).
+      const code = mcpFailureCode(error);
+      const message = safeProviderError(redactor.error(error), []);
+      log.warn({ server: server.name, code, err: message }, 'MCP server unavailable');
+      failures.push({ server: server.name, code, message });
       await client.close().catch(() => undefined);
     }
   }

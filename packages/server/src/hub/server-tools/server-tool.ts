@@ -28,7 +28,10 @@ export interface ServerToolContext {
 /** The server tools of one assistant, loaded once per turn run (MCP servers are listed then). */
 export interface ServerToolSet {
   tools: ServerTool[];
-  /** External MCP servers that could not be listed, with a safe reason (the owner's tools preview). */
-  failures?: { server: string; message: string }[];
+  /**
+   * External MCP servers that could not be listed, with a stable code (`fetch_refused` for an
+   * address the guard refused) and a safe reason (the owner's tools preview shows the reason).
+   */
+  failures?: { server: string; code?: string; message: string }[];
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { displayMessageOf } from '../conversations/display.js';
 import { acceptsImages, attachmentParts } from '../files/attachment-parts.js';
 import type { HubServices } from '../hub-services.js';
 import { interruptOf } from '../interrupts/interrupt-view.js';
+import { safeProviderError } from '../model/safe-provider-error.js';
 import { classifyCall, errorOutput } from './classify-call.js';
 import { runModelStep } from './model-step.js';
 import { offeredTools } from './offered-tools.js';
@@ -245,6 +246,7 @@ export function createTurnRunner(hub: HubServices) {
     if (!turn) return;
     const tools = await hub.serverToolsFor(assistant, call.turnId);
     const tool = tools.find((candidate) => candidate.name === call.tool);
+    const redactor = await hub.redactorFor(assistant);
     let output: ToolOutput;
     let file: FileDescriptor | undefined;
     try {
@@ -259,19 +261,22 @@ export function createTurnRunner(hub: HubServices) {
         visitorId,
       });
       file = tool.filesOf?.(value)[0];
+      // Every server tool's result is outside text: it passes the redactor before the model, the
+      // store or an event sees it, whichever tool it came from.
+      const safe = redactor.value(value);
       const edit = call.answer as { decision?: string; changed?: string[] } | null;
       output = {
         type: 'json',
         value:
           edit?.decision === 'edit'
-            ? { result: value, editedByUser: { changed: edit.changed ?? [], arguments: call.args } }
-            : (value ?? null),
+            ? { result: safe, editedByUser: { changed: edit.changed ?? [], arguments: call.args } }
+            : (safe ?? null),
       };
     } catch (error) {
       const wire = DioscError.isInstance(error)
         ? error.toWire()
-        : { code: 'tool_failed', message: String((error as Error)?.message ?? error).slice(0, 500) };
-      output = errorOutput(wire.code, wire.message);
+        : { code: 'tool_failed', message: String((error as Error)?.message ?? error) };
+      output = errorOutput(wire.code, redactor.text(wire.message).slice(0, 500));
     }
     // A delivered file rides on the call's answer, where the tool message takes its chips from.
     const answer = file ? { ...((call.answer as object | null) ?? {}), file } : undefined;
@@ -330,14 +335,24 @@ export function createTurnRunner(hub: HubServices) {
   async function fail(turnId: string, error: unknown): Promise<void> {
     const turn = await hub.turns.get(turnId);
     if (!turn) return;
+    // A provider's error is outside text: it loses every secret of the assistant (and anything
+    // key-shaped) before the turn's record, the visitor's event or the log sees it.
+    const redact = await redactorOfTurn(turn.conversationId);
     const wire = DioscError.isInstance(error)
-      ? { code: error.code, message: error.message }
-      : { code: 'model_failed', message: plainMessage(error) };
+      ? { code: error.code, message: redact(error.message) }
+      : { code: 'model_failed', message: safeProviderError(redact(plainMessage(error)), []) };
     hub.log.warn({ turnId, code: wire.code }, 'turn failed');
     if (!(await hub.turns.transition(turnId, ['running', 'waiting'], 'failed', wire))) return;
     await hub.conversations.releaseTurn(turn.conversationId, turnId);
     await hub.releaseServerTools(turnId);
     await emit(turn.conversationId, { type: 'turn.failed', turnId, error: wire });
+  }
+
+  async function redactorOfTurn(conversationId: string): Promise<(text: string) => string> {
+    const conversation = await hub.conversations.find(conversationId);
+    const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
+    if (!assistant) return (text) => text;
+    return (await hub.redactorFor(assistant)).text;
   }
 
   return {
@@ -408,11 +423,8 @@ function summaryOf(output: ToolOutput | null): string | undefined {
   return 'ok';
 }
 
-/** A provider's error text, plain and short, without anything that looks like a key. */
+/** A provider's error text, without markup; the redactor and `safeProviderError` do the rest. */
 function plainMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text
-    .replace(/(sk|pk|key|token)[-_][A-Za-z0-9_-]{8,}/gi, '[redacted]')
-    .replace(/<[^>]*>/g, '')
-    .slice(0, 300);
+  return text.replace(/<[^>]*>/g, '');
 }

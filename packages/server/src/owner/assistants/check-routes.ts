@@ -55,7 +55,10 @@ export function registerCheckRoutes(app: FastifyInstance, spend: NetworkBudget):
     if (body.connectMcp === true) spend(request);
     const set = await hubOf(app).services.serverToolSetFor(assistant, { mcp: body.connectMcp === true });
     try {
-      return { ...previewTools(draft, set.tools, body.pageTools), mcpErrors: set.failures ?? [] };
+      return {
+        ...previewTools(draft, set.tools, body.pageTools),
+        mcpErrors: (set.failures ?? []).map(({ server, message }) => ({ server, message })),
+      };
     } finally {
       await set.close();
     }

@@ -23,8 +23,10 @@ export interface AdminHarness {
   snapshot(): Promise<string>;
 }
 
-export async function startAdmin(options: { script?: Script; hub?: HubOptions } = {}): Promise<AdminHarness> {
-  const server = await startHubServer({ script: options.script, hub: options.hub });
+export async function startAdmin(
+  options: { script?: Script; hub?: HubOptions; logger?: NonNullable<Parameters<typeof startHubServer>[0]>['logger'] } = {},
+): Promise<AdminHarness> {
+  const server = await startHubServer({ script: options.script, hub: options.hub, logger: options.logger });
   const owner = await signIn(server.url);
   const seen: string[] = [];
   const as = async <T>(session: OwnerSession | null, path: string, call: Call = {}) => {

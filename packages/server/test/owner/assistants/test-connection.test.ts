@@ -33,7 +33,7 @@ describeOnDialects('assistant admin: test connection', () => {
   let working: FakeUpstream;
   let id: string;
   beforeAll(async () => {
-    admin = await startAdmin();
+    admin = await startAdmin({ hub: { fetchPrivate: true } });
     failing = await startFakeUpstream(() => ({ status: 401, body: providerError(KEY) }));
     working = await startFakeUpstream(() => ({ status: 200, body: COMPLETION }));
     const created = await admin.api<{ assistant: AssistantView }>('', {
@@ -128,7 +128,7 @@ describeOnDialects('assistant admin: test connection', () => {
 describeOnDialects('assistant admin: the network checks are rate-limited per account', () => {
   let admin: AdminHarness;
   beforeAll(async () => {
-    admin = await startAdmin();
+    admin = await startAdmin({ hub: { fetchPrivate: true } });
   });
   afterAll(() => admin.server.close());
 
