@@ -4,6 +4,7 @@ import type { ApprovalRequest, Decision } from '../src/consensus/consensus-broke
 import type { ConsensusDialog } from '../src/consensus/consensus-dialog.js';
 import { createTranslator } from '../src/i18n/translator.js';
 import { createKitContext, type KitContext } from '../src/runtime/kit-context.js';
+import { attachKit } from '../src/widget/element-kit.js';
 import { defineElements } from '../src/widget/mount-widget.js';
 
 /**
@@ -50,7 +51,7 @@ async function mount() {
   const kit: KitContext = createKitContext();
   kit.translator = createTranslator('en');
   const element = document.createElement('diosc-consensus-dialog') as ConsensusDialog;
-  element.kit = kit;
+  attachKit(element, kit);
   document.body.append(element);
   await element.updateComplete;
   const decisions: Record<string, Decision | Error> = {};
