@@ -223,17 +223,16 @@ describe('diosc CLI', () => {
     expect(await verifyPassword(account!.password_hash!, 'first password')).toBe(false);
   });
 
-  // The one real process: its exit statuses and streams are what a shell sees. Starting tsx takes
-  // seconds on a loaded machine, so this test alone has a long timeout.
-  it('runs as a real process: output on stdout, exit 0; a refusal on stderr, exit 1; a usage error, exit 2', async () => {
+  // The one real process: its exit statuses and streams are what a shell sees. Each start of tsx
+  // took about 30 s beside two CPU-bound processes on the shared two-core machine, so this test
+  // alone has a long timeout and starts it only twice.
+  it('runs as a real process: output on stdout, exit 0; a usage error on stderr, exit 2', async () => {
+    // (A refusal's exit 1 is runCli's own, checked in-process above and below.)
     const listed = await dioscProcess(dir, 'connections', 'list');
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/No HTTP MCP connections yet|grant: /);
-    const refused = await dioscProcess(dir, 'collections', 'disconnect', 'notes');
-    expect(refused).toMatchObject({ code: 1, stdout: '' });
-    expect(refused.stderr).toContain('diosc: ');
     const unknown = await dioscProcess(dir, 'no-such-command');
-    expect(unknown.code).toBe(2);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(unknown.stderr).toContain('Diosc command line');
   }, 180_000);
 
