@@ -2,10 +2,10 @@ import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import type { OutboundLookup } from '../../src/hub/outbound/guarded-fetch.js';
 import { isPublicAddress } from '../../src/hub/outbound/public-address.js';
-import { type AdminHarness, codeOf, startAdmin } from '../owner/assistants/support.js';
 import { type FakeUpstream, startFakeUpstream } from '../owner/assistants/fake-upstream.js';
-import { describeOnDialects } from './support/hub-server.js';
+import { type AdminHarness, codeOf, startAdmin } from '../owner/assistants/support.js';
 import { type HostileMcpServer, startHostileMcpServer } from './support/hostile-mcp-server.js';
+import { describeOnDialects } from './support/hub-server.js';
 
 /**
  * Every outbound connection to an owner-given URL — the MCP check, the MCP connection a turn

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
-import { type AdminHarness, startAdmin } from '../owner/assistants/support.js';
 import { type FakeUpstream, startFakeUpstream } from '../owner/assistants/fake-upstream.js';
-import { describeOnDialects } from './support/hub-server.js';
+import { type AdminHarness, startAdmin } from '../owner/assistants/support.js';
 import { type HostileMcpServer, startHostileMcpServer } from './support/hostile-mcp-server.js';
+import { describeOnDialects } from './support/hub-server.js';
 
 /**
  * Text from outside the hub — an MCP server's results and errors, a provider's error — passes one
@@ -90,7 +90,9 @@ describeOnDialects('secrets echoed by outside servers', () => {
 
     // The servers were sent their tokens, and echoed them back.
     expect(hostile.requests.some((request) => request.authorization === `Bearer ${MCP_TOKEN}`)).toBe(true);
-    expect(refusing.requests.some((request) => request.authorization === `Bearer ${FAILING_TOKEN}`)).toBe(true);
+    expect(refusing.requests.some((request) => request.authorization === `Bearer ${FAILING_TOKEN}`)).toBe(
+      true,
+    );
     const finished = stream.ofType('tool.finished');
     expect(finished.map((event) => [event.tool, event.ok]).sort()).toEqual([
       ['hostile__echo_http_error', false],
@@ -104,14 +106,21 @@ describeOnDialects('secrets echoed by outside servers', () => {
     expect(transcript.status).toBe(200);
     const logText = log.lines.join('');
     // What each place saw is there, with the token taken out.
-    expect(prompt).toContain('"echoed":"token [redacted] | url-encoded [redacted] | header in base64 [redacted]"');
+    expect(prompt).toContain(
+      '"echoed":"token [redacted] | url-encoded [redacted] | header in base64 [redacted]"',
+    );
     expect(prompt).toContain('tool failure for token [redacted]');
     expect(prompt).toContain('protocol failure for token [redacted]');
     expect(prompt).toContain('upstream broke for token [redacted]');
     expect(JSON.stringify(transcript.body)).toContain('[redacted]');
     expect(logText).toContain('MCP server unavailable');
     expect(logText).toContain('no entry for [redacted]');
-    const places = { prompt, events: JSON.stringify(stream.events), transcript: JSON.stringify(transcript.body), log: logText };
+    const places = {
+      prompt,
+      events: JSON.stringify(stream.events),
+      transcript: JSON.stringify(transcript.body),
+      log: logText,
+    };
     for (const [place, text] of Object.entries(places)) {
       for (const secret of [MCP_TOKEN, FAILING_TOKEN, PROVIDER_KEY, IDENTITY_SECRET]) {
         for (const form of formsOf(secret)) expect(text, `${place}: ${form}`).not.toContain(form);
