@@ -1,12 +1,12 @@
 import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../owner/assistants/fake-upstream.js';
+import { type AdminHarness, startAdmin } from '../owner/assistants/support.js';
 import {
   type ChatCompletionsServer,
   startChatCompletionsServer,
   streamedReply,
 } from './model/chat-completions-server.js';
-import { type AdminHarness, startAdmin } from '../owner/assistants/support.js';
 import { type HostileMcpServer, startHostileMcpServer } from './support/hostile-mcp-server.js';
 import { describeOnDialects } from './support/hub-server.js';
 
