@@ -58,6 +58,8 @@ const TOOLS = ['echo_result', 'echo_tool_error', 'echo_protocol_error', 'echo_ht
  */
 export async function startHostileMcpServer(
   options: {
+    /** Answer every request with `Connection: close`, so each request opens (and resolves) anew. */
+    closeEach?: boolean;
     host?: string;
     port?: number;
     onRequest?: (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -70,6 +72,7 @@ export async function startHostileMcpServer(
       url: request.url ?? '',
       authorization: request.headers.authorization,
     });
+    if (options.closeEach) response.setHeader('connection', 'close');
     if (options.onRequest && !options.onRequest(request, response)) return;
     if (request.method !== 'POST') {
       response.writeHead(405).end();
