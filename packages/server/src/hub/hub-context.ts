@@ -20,7 +20,11 @@ import type { HubServices, HubTransaction } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
 import { testModelConnection } from './model/test-connection.js';
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy } from './outbound/guarded-fetch.js';
-import { assistantSecretValues, createSecretRedactor, type SecretRedactor } from './outbound/secret-redactor.js';
+import {
+  assistantSecretValues,
+  createSecretRedactor,
+  type SecretRedactor,
+} from './outbound/secret-redactor.js';
 import { accountCatalogTools } from './server-tools/account-catalog.js';
 import { connectMcpServers } from './server-tools/mcp-server-tools.js';
 import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
@@ -168,7 +172,12 @@ export function createHubServices(
     files,
     transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
     testModel: (spec, apiKey) =>
-      testModelConnection(spec, { env, apiKey, scripted: options.scriptedModels, fetch: providerFetch(spec) }),
+      testModelConnection(spec, {
+        env,
+        apiKey,
+        scripted: options.scriptedModels,
+        fetch: providerFetch(spec),
+      }),
     async modelFor(assistant) {
       const { providerKey } = await assistants.secretsOf(assistant.id);
       return resolveModel(assistant.config.model, {

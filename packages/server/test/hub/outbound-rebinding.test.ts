@@ -2,10 +2,10 @@ import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import type { OutboundLookup } from '../../src/hub/outbound/guarded-fetch.js';
 import { isPublicAddress } from '../../src/hub/outbound/public-address.js';
-import { type AdminHarness, codeOf, startAdmin } from '../owner/assistants/support.js';
 import { type FakeUpstream, startFakeUpstream } from '../owner/assistants/fake-upstream.js';
-import { describeOnDialects } from './support/hub-server.js';
+import { type AdminHarness, codeOf, startAdmin } from '../owner/assistants/support.js';
 import { type HostileMcpServer, startHostileMcpServer } from './support/hostile-mcp-server.js';
+import { describeOnDialects } from './support/hub-server.js';
 
 /**
  * Every outbound connection to an owner-given URL — the MCP check, the MCP connection a turn
@@ -96,6 +96,41 @@ describeOnDialects('outbound connections at turn time', () => {
     expect(again.status).toBe(403);
     expect(codeOf(again.body)).toBe('fetch_refused');
     expect(victim.requests).toEqual([]);
+    stream.close();
+  });
+
+  it('refuses a tool call whose new connection finds the name rebound mid-turn, with fetch_refused for the model', async () => {
+    const { state, outbound } = resolver(STAND_IN);
+    admin = await startAdmin({
+      hub: { fetchPrivate: false, outbound },
+      script: (call) => {
+        if (call.index !== 0) return { text: 'Done.' };
+        // The tools were listed from the stand-in; the name answers this machine from now on.
+        state.answer = '127.0.0.1';
+        return { toolCalls: [{ toolName: 'rebind__echo_result', input: {} }] };
+      },
+    });
+    const { standIn, victim, url } = await standInAndVictim({ closeEach: true });
+    const assistant = await admin.server.createAssistant({
+      name: 'Rebound mid-turn',
+      model: { provider: 'scripted', id: 'test' },
+      allowedOrigins: [admin.server.pageOrigin],
+      serverTools: { mcpServers: [{ name: 'rebind', url }] },
+      secrets: { mcpTokens: { rebind: TOKEN } },
+    });
+    const { client, conversation, stream } = await admin.server.visit(assistant);
+    await client.send(conversation, { text: 'hi' });
+    await stream.until('turn.done');
+
+    expect(victim.requests).toEqual([]);
+    expect(standIn.requests.length).toBeGreaterThan(0);
+    expect(admin.server.model.calls[0]!.tools).toContain('rebind__echo_result');
+    expect(stream.ofType('tool.finished')).toEqual([
+      expect.objectContaining({ tool: 'rebind__echo_result', ok: false, summary: 'fetch_refused' }),
+    ]);
+    expect(JSON.stringify(admin.server.model.calls[1]!.prompt)).toContain(
+      'fetch_refused: localhost resolves',
+    );
     stream.close();
   });
 

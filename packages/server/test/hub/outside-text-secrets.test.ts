@@ -1,9 +1,14 @@
 import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
-import { type AdminHarness, startAdmin } from '../owner/assistants/support.js';
 import { type FakeUpstream, startFakeUpstream } from '../owner/assistants/fake-upstream.js';
-import { describeOnDialects } from './support/hub-server.js';
+import { type AdminHarness, startAdmin } from '../owner/assistants/support.js';
+import {
+  type ChatCompletionsServer,
+  startChatCompletionsServer,
+  streamedReply,
+} from './model/chat-completions-server.js';
 import { type HostileMcpServer, startHostileMcpServer } from './support/hostile-mcp-server.js';
+import { describeOnDialects } from './support/hub-server.js';
 
 /**
  * Text from outside the hub — an MCP server's results and errors, a provider's error — passes one
@@ -38,7 +43,7 @@ function capture() {
 }
 
 let admin: AdminHarness | undefined;
-const servers: (HostileMcpServer | FakeUpstream)[] = [];
+const servers: (HostileMcpServer | FakeUpstream | ChatCompletionsServer)[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
   await admin?.server.close();
@@ -90,7 +95,9 @@ describeOnDialects('secrets echoed by outside servers', () => {
 
     // The servers were sent their tokens, and echoed them back.
     expect(hostile.requests.some((request) => request.authorization === `Bearer ${MCP_TOKEN}`)).toBe(true);
-    expect(refusing.requests.some((request) => request.authorization === `Bearer ${FAILING_TOKEN}`)).toBe(true);
+    expect(refusing.requests.some((request) => request.authorization === `Bearer ${FAILING_TOKEN}`)).toBe(
+      true,
+    );
     const finished = stream.ofType('tool.finished');
     expect(finished.map((event) => [event.tool, event.ok]).sort()).toEqual([
       ['hostile__echo_http_error', false],
@@ -104,14 +111,21 @@ describeOnDialects('secrets echoed by outside servers', () => {
     expect(transcript.status).toBe(200);
     const logText = log.lines.join('');
     // What each place saw is there, with the token taken out.
-    expect(prompt).toContain('"echoed":"token [redacted] | url-encoded [redacted] | header in base64 [redacted]"');
+    expect(prompt).toContain(
+      '"echoed":"token [redacted] | url-encoded [redacted] | header in base64 [redacted]"',
+    );
     expect(prompt).toContain('tool failure for token [redacted]');
     expect(prompt).toContain('protocol failure for token [redacted]');
     expect(prompt).toContain('upstream broke for token [redacted]');
     expect(JSON.stringify(transcript.body)).toContain('[redacted]');
     expect(logText).toContain('MCP server unavailable');
     expect(logText).toContain('no entry for [redacted]');
-    const places = { prompt, events: JSON.stringify(stream.events), transcript: JSON.stringify(transcript.body), log: logText };
+    const places = {
+      prompt,
+      events: JSON.stringify(stream.events),
+      transcript: JSON.stringify(transcript.body),
+      log: logText,
+    };
     for (const [place, text] of Object.entries(places)) {
       for (const secret of [MCP_TOKEN, FAILING_TOKEN, PROVIDER_KEY, IDENTITY_SECRET]) {
         for (const form of formsOf(secret)) expect(text, `${place}: ${form}`).not.toContain(form);
@@ -152,6 +166,55 @@ describeOnDialects('secrets echoed by outside servers', () => {
       events: JSON.stringify(stream.events),
       transcript: JSON.stringify(transcript.body),
       turns: JSON.stringify(turns),
+      log: log.lines.join(''),
+    };
+    for (const [place, text] of Object.entries(places)) {
+      for (const form of formsOf(PROVIDER_KEY)) expect(text, `${place}: ${form}`).not.toContain(form);
+    }
+    stream.close();
+  });
+
+  it('a provider that streams its key back as text, split across chunks, reaches no delta, message, transcript or log line', async () => {
+    const log = capture();
+    admin = await startAdmin({ hub: { fetchPrivate: true }, logger: log.logger });
+    const encoded = Buffer.from(`Bearer ${PROVIDER_KEY}`).toString('base64');
+    const upstream = await startChatCompletionsServer([
+      {
+        chunks: streamedReply('llama3.2', {
+          text: [
+            'Your key is ',
+            PROVIDER_KEY.slice(0, 5),
+            PROVIDER_KEY.slice(5, 12),
+            `${PROVIDER_KEY.slice(12)}, or `,
+            encoded.slice(0, 10),
+            `${encoded.slice(10)}. Bye.`,
+          ],
+        }),
+      },
+    ]);
+    servers.push(upstream);
+    const assistant = await admin.server.createAssistant({
+      name: 'Echoing model',
+      model: { provider: 'openai-compatible', id: 'llama3.2', baseUrl: upstream.baseUrl },
+      allowedOrigins: [admin.server.pageOrigin],
+      secrets: { providerKey: PROVIDER_KEY },
+    });
+    const { client, conversation, stream } = await admin.server.visit(assistant);
+    await client.send(conversation, { text: 'hello' });
+    const { message } = await stream.until('message');
+    await stream.until('turn.done');
+    expect(upstream.requests[0]?.headers.authorization).toBe(`Bearer ${PROVIDER_KEY}`);
+    const deltas = stream
+      .ofType('text.delta')
+      .map((event) => event.delta)
+      .join('');
+    expect(deltas).toBe('Your key is [redacted], or [redacted]. Bye.');
+    expect(message.text).toBe(deltas);
+
+    const transcript = await admin.api(`/${assistant.id}/conversations/${conversation}`);
+    const places = {
+      events: JSON.stringify(stream.events),
+      transcript: JSON.stringify(transcript.body),
       log: log.lines.join(''),
     };
     for (const [place, text] of Object.entries(places)) {

@@ -34,6 +34,12 @@ describe('the secret redactor', () => {
     expect(redactor.text('a short note')).toBe('a short note');
   });
 
+  it('tells a stream how much to hold back: the longest form less one, nothing without secrets', () => {
+    const longest = Buffer.from(`Bearer ${token}`).toString('base64').length;
+    expect(redactor.holdBack).toBe(longest - 1);
+    expect(createSecretRedactor([undefined, 'short']).holdBack).toBe(0);
+  });
+
   it('knows every secret the hub holds for an assistant, and the server’s own provider keys', () => {
     expect(
       assistantSecretValues(

@@ -1,8 +1,8 @@
 import { DioscError, type TestConnectionResult } from '@diosc/protocol';
 import { APICallError, generateText } from 'ai';
+import { createSecretRedactor } from '../outbound/secret-redactor.js';
 import type { ModelSpec } from './model-spec.js';
 import { type ResolveModelOptions, resolveModel } from './resolve-model.js';
-import { createSecretRedactor } from '../outbound/secret-redactor.js';
 import { safeProviderError } from './safe-provider-error.js';
 
 const TEST_TIMEOUT_MS = 15_000;
@@ -39,7 +39,10 @@ export async function testModelConnection(
     const status = APICallError.isInstance(error) && error.statusCode ? ` (HTTP ${error.statusCode})` : '';
     return {
       ok: false,
-      error: { code: 'model_failed', message: `${safeProviderError(redactor.error(error), secrets)}${status}` },
+      error: {
+        code: 'model_failed',
+        message: `${safeProviderError(redactor.error(error), secrets)}${status}`,
+      },
     };
   }
 }

@@ -21,6 +21,11 @@ export interface SecretRedactor {
   value(raw: unknown): unknown;
   /** An error's message (or a thrown value as text), redacted. */
   error(raw: unknown): string;
+  /**
+   * How many characters a stream must hold back before passing text on, so that a secret split
+   * across chunks is still whole when it is searched for (the longest form, less one).
+   */
+  holdBack: number;
 }
 
 /** Every secret the hub holds for an assistant, plus the server's own provider keys it may send. */
@@ -76,5 +81,6 @@ export function createSecretRedactor(secrets: Iterable<string | undefined>): Sec
     text,
     value: (raw) => value(raw),
     error: (raw) => text(raw instanceof Error ? raw.message : typeof raw === 'string' ? raw : String(raw)),
+    holdBack: Math.max(0, (ordered[0]?.length ?? 0) - 1),
   };
 }

@@ -106,7 +106,10 @@ export async function connectMcpServers(
           async execute(args, context) {
             let result: Awaited<ReturnType<Client['callTool']>>;
             try {
-              result = await client.callTool({ name: tool.name, arguments: args }, { signal: context.signal });
+              result = await client.callTool(
+                { name: tool.name, arguments: args },
+                { signal: context.signal },
+              );
             } catch (error) {
               // An HTTP error body or a JSON-RPC error is the server's text: it may echo the token.
               throw new DioscError(mcpFailureCode(error), redactor.error(error).slice(0, 500));

@@ -7,6 +7,7 @@ import {
   type ToolSet,
   tool,
 } from 'ai';
+import type { SecretRedactor } from '../outbound/secret-redactor.js';
 import type { OfferedTool } from './offered-tools.js';
 
 export interface ModelStepResult {
@@ -19,7 +20,10 @@ export interface ModelStepResult {
 /**
  * One model step: one `streamText` call with the step's tools and no `execute` on any of them, so
  * the SDK never runs a tool — the hub decides what each call becomes (a server run, an approval
- * request, an interrupt, a refusal) and persists that first.
+ * request, an interrupt, a refusal) and persists that first. What the provider sends back is
+ * outside text: the deltas, the final message and every tool call's input pass the assistant's
+ * redactor (a provider may echo the key it was sent); a delta is held back just long enough for a
+ * secret split across chunks to be caught whole.
  */
 export async function runModelStep(input: {
   model: LanguageModelV3;
@@ -27,8 +31,10 @@ export async function runModelStep(input: {
   messages: ModelMessage[];
   tools: Map<string, OfferedTool>;
   signal: AbortSignal;
+  redactor: SecretRedactor;
   onDelta(delta: string): Promise<void>;
 }): Promise<ModelStepResult> {
+  const { redactor } = input;
   const tools: ToolSet = {};
   for (const [name, offered] of input.tools) {
     tools[name] = tool({ description: offered.description, inputSchema: jsonSchema(offered.inputSchema) });
@@ -45,10 +51,19 @@ export async function runModelStep(input: {
     onError: () => {},
   });
   let failure: unknown;
+  let pending = '';
   for await (const part of result.fullStream) {
-    if (part.type === 'text-delta' && part.text) await input.onDelta(part.text);
+    if (part.type === 'text-delta' && part.text) {
+      pending = redactor.text(pending + part.text);
+      const ready = pending.length - redactor.holdBack;
+      if (ready > 0) {
+        await input.onDelta(pending.slice(0, ready));
+        pending = pending.slice(ready);
+      }
+    }
     if (part.type === 'error') failure = part.error;
   }
+  if (pending) await input.onDelta(pending);
   if (failure) throw failure;
   const [response, toolCalls, text, usage] = await Promise.all([
     result.response,
@@ -62,12 +77,12 @@ export async function runModelStep(input: {
     (message): message is AssistantModelMessage => message.role === 'assistant',
   );
   return {
-    assistantMessage,
-    text,
+    assistantMessage: assistantMessage && (redactor.value(assistantMessage) as AssistantModelMessage),
+    text: redactor.text(text),
     toolCalls: toolCalls.map((call) => ({
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      input: call.input,
+      input: redactor.value(call.input),
     })),
     usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
   };

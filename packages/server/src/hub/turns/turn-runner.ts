@@ -153,6 +153,7 @@ export function createTurnRunner(hub: HubServices) {
     });
     const outcome = await runModelStep({
       model,
+      redactor: await hub.redactorFor(assistant),
       system: systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
       messages: buildPrompt(stored, attached),
       tools,

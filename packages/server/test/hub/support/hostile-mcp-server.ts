@@ -1,4 +1,9 @@
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
@@ -52,7 +57,13 @@ const TOOLS = ['echo_result', 'echo_tool_error', 'echo_protocol_error', 'echo_ht
  * in a tool error (`isError`), in a JSON-RPC protocol error, and in the body of an HTTP 500.
  */
 export async function startHostileMcpServer(
-  options: { host?: string; port?: number; onRequest?: (request: IncomingMessage, response: ServerResponse) => boolean } = {},
+  options: {
+    /** Answer every request with `Connection: close`, so each request opens (and resolves) anew. */
+    closeEach?: boolean;
+    host?: string;
+    port?: number;
+    onRequest?: (request: IncomingMessage, response: ServerResponse) => boolean;
+  } = {},
 ): Promise<HostileMcpServer> {
   const requests: HostileMcpServer['requests'] = [];
   const http: HttpServer = createServer(async (request, response) => {
@@ -61,6 +72,7 @@ export async function startHostileMcpServer(
       url: request.url ?? '',
       authorization: request.headers.authorization,
     });
+    if (options.closeEach) response.setHeader('connection', 'close');
     if (options.onRequest && !options.onRequest(request, response)) return;
     if (request.method !== 'POST') {
       response.writeHead(405).end();

@@ -24,7 +24,11 @@ export interface AdminHarness {
 }
 
 export async function startAdmin(
-  options: { script?: Script; hub?: HubOptions; logger?: NonNullable<Parameters<typeof startHubServer>[0]>['logger'] } = {},
+  options: {
+    script?: Script;
+    hub?: HubOptions;
+    logger?: NonNullable<Parameters<typeof startHubServer>[0]>['logger'];
+  } = {},
 ): Promise<AdminHarness> {
   const server = await startHubServer({ script: options.script, hub: options.hub, logger: options.logger });
   const owner = await signIn(server.url);
