@@ -71,7 +71,7 @@ describe('approving from the page’s side in Debian Chromium', () => {
             break;
           for (const key of Reflect.ownKeys(at)) keys.add(key);
         }
-        const own = new Set(Reflect.ownKeys(value));
+        const own = new Set<PropertyKey>(Reflect.ownKeys(value));
         for (const key of keys) {
           if (key === 'decide' || key === 'consensus' || key === 'kit')
             suspicious.push(`${path}.${String(key)}`);
