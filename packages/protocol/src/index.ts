@@ -80,6 +80,7 @@ export { DioscError, plainText } from './errors/diosc-error.js';
 export type { LocalErrorCode } from './errors/local-codes.js';
 export { isLocalErrorCode, LOCAL_ERROR_CODES, localErrorCodes } from './errors/local-codes.js';
 export { LocalError } from './errors/local-error.js';
+export { answerBytesProblem } from './hub-api/answer-bytes.js';
 export type {
   ConsensusDecision,
   ConsensusOutcome,

@@ -1,4 +1,9 @@
-import type { ConsensusDecision, InterruptAnswer, SendMessageRequest } from '@diosc/protocol';
+import {
+  answerBytesProblem,
+  type ConsensusDecision,
+  type InterruptAnswer,
+  type SendMessageRequest,
+} from '@diosc/protocol';
 import { json, refusal } from './fake-reply.js';
 import {
   emitEvent,
@@ -100,6 +105,8 @@ export function answerInterrupt(
   const previous = conversation.answered.get(id);
   if (previous !== undefined)
     return previous === body ? json({ status: 'duplicate' }) : refusal('result_conflict');
+  const bytes = answerBytesProblem(answer);
+  if (bytes) return refusal('invalid_input', bytes);
   const pending = conversation.interrupts.get(id)!;
   conversation.interrupts.delete(id);
   conversation.answered.set(id, body);

@@ -1,10 +1,9 @@
-import { DioscError, type FileDescriptor, type InterruptAnswer } from '@diosc/protocol';
+import { answerBytesProblem, DioscError, type FileDescriptor, type InterruptAnswer } from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
 import { argsDigest } from '../turns/classify-call.js';
 import type { ToolOutput } from '../turns/tool-calls.js';
 import type { TurnRunner } from '../turns/turn-runner.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
-import { answerBytesProblem } from './answer-bytes.js';
 import { requireCallOfVisitor } from './call-of-visitor.js';
 
 /** What the model reads for a page's answer: the result as JSON, or the page's error as text. */

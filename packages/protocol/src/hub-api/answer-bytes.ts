@@ -1,4 +1,5 @@
-import { type InterruptAnswer, isPlainObject } from '@diosc/protocol';
+import { isPlainObject } from '../json/plain-object.js';
+import type { InterruptAnswer } from './interrupts.js';
 
 /**
  * A string that is a `data:` URL (media type, parameters, the comma before the payload), or that
@@ -27,7 +28,8 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 
 /**
  * Why a page's answer would put file bytes, or a file descriptor the hub did not issue, before the
- * model — or null. The hub decides this itself rather than trusting the kit: a result's `file` must
+ * model — or null. The hub (and the kit's fake hub, held to it) decides this itself rather than
+ * trusting the kit: a result's `file` must
  * be the very descriptor the answer names in its own `file` (which the hub then swaps for its
  * stored one), and no `data:` URL rides anywhere in a result or an error.
  */
