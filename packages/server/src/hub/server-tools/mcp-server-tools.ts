@@ -88,7 +88,9 @@ export async function connectMcpServers(
       const listed = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
       clients.push(client);
       for (const tool of listed.tools.slice(0, MAX_TOOLS_PER_SERVER)) {
-        const inputSchema = (redactor.value(tool.inputSchema) as Record<string, unknown>) ?? { type: 'object' };
+        const inputSchema = (redactor.value(tool.inputSchema) as Record<string, unknown>) ?? {
+          type: 'object',
+        };
         try {
           compileForeignSchema(inputSchema);
         } catch (error) {
