@@ -2,7 +2,7 @@ import type { McpCheckResult } from '@diosc/protocol';
 import { Client, type FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { safeProviderError } from '../model/safe-provider-error.js';
 import type { GuardedFetch } from '../outbound/guarded-fetch.js';
-import { mcpToolName } from './mcp-server-tools.js';
+import { boundedMcpValidator, mcpToolName } from './mcp-server-tools.js';
 
 const CHECK_TIMEOUT_MS = 10_000;
 const MAX_LISTED = 64;
@@ -17,7 +17,11 @@ export async function checkMcpServer(
   token: string | undefined,
   fetch: GuardedFetch,
 ): Promise<McpCheckResult> {
-  const client = new Client({ name: 'diosc-hub', version: '0.1.0' });
+  // Every client the hub makes compiles a server's schemas through the bounded seam only.
+  const client = new Client(
+    { name: 'diosc-hub', version: '0.1.0' },
+    { jsonSchemaValidator: boundedMcpValidator },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
     fetch: fetch as FetchLike,
