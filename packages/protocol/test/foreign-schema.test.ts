@@ -120,7 +120,14 @@ describe('a JSON Schema from outside compiles and runs at a bounded cost', () =>
 
   it('checks only the formats it can bound and refuses every other', () => {
     expect(refusal({ type: 'string', format: 'idn-email' })).toMatch(
-      /^The tool schema uses the format "idn-email"; only date, time, date-time, email, hostname, ipv4, uri, uuid are supported\.$/,
+      /^The tool schema uses the format "idn-email"; only date, time, date-time, email, hostname, ipv4, uri, uuid, byte, binary, password, int32, int64, float, double are supported\.$/,
+    );
+    const count = compileForeignSchema({ type: 'integer', format: 'int32' });
+    expect(count(2 ** 31)).toBe('arguments must match format "int32".');
+    expect(count(7)).toBeUndefined();
+    expect(compileForeignSchema({ type: 'string', format: 'byte' })('aGk=')).toBeUndefined();
+    expect(compileForeignSchema({ type: 'string', format: 'byte' })('a!')).toBe(
+      'arguments must match format "byte".',
     );
     expect(refusal({ type: 'string', format: 'regex' })).toMatch(/format "regex"/);
     const date = compileForeignSchema({ type: 'string', format: 'date-time' });

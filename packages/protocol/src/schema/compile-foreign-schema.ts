@@ -37,6 +37,17 @@ const FORMAT_PATTERNS: Record<string, string> = {
   ipv4: `^${OCTET}(?:\\.${OCTET}){3}$`,
   uri: '^[a-z][a-z0-9+.-]*:[^\\s]*$',
   uuid: '^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$',
+  byte: '^(?:[a-z0-9+/]{4})*(?:[a-z0-9+/]{2}==|[a-z0-9+/]{3}=)?$',
+  binary: '',
+  password: '',
+};
+
+/** OpenAPI's number formats: constant-time tests. */
+const NUMBER_FORMATS: Record<string, (value: number) => boolean> = {
+  int32: (value) => Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31,
+  int64: (value) => Number.isInteger(value),
+  float: () => true,
+  double: () => true,
 };
 
 function newEngine(): Ajv {
@@ -58,6 +69,8 @@ function newEngine(): Ajv {
     const expression = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
     ajv.addFormat(name, { type: 'string', validate: (value: string) => expression.test(value) });
   }
+  for (const [name, validate] of Object.entries(NUMBER_FORMATS))
+    ajv.addFormat(name, { type: 'number', validate });
   return ajv;
 }
 

@@ -22,8 +22,10 @@ export const FOREIGN_SCHEMA_LIMITS = {
 } as const;
 
 /**
- * The `format`s a foreign schema may name: each is checked by a linear-time expression on a value
- * already bounded in size. Any other format is refused rather than silently ignored.
+ * The `format`s a foreign schema may name: each is checked by a linear-time expression or a
+ * constant-time test on a value already bounded in size (`password` and `binary` are input hints
+ * and match any string; `float` and `double` any number). Any other format is refused rather than
+ * silently ignored. The OpenAPI ones are here because servers generated from OpenAPI use them.
  */
 export const FOREIGN_SCHEMA_FORMATS = [
   'date',
@@ -34,4 +36,11 @@ export const FOREIGN_SCHEMA_FORMATS = [
   'ipv4',
   'uri',
   'uuid',
+  'byte',
+  'binary',
+  'password',
+  'int32',
+  'int64',
+  'float',
+  'double',
 ] as const;

@@ -15,12 +15,15 @@ afterEach(async () => {
 
 /** Exponential for a backtracking engine: 29 characters held the issue's event loop for 2.4 s. */
 const CATASTROPHIC = '^(a+)+$';
-const HOSTILE = `${'a'.repeat(29)}!`;
-const hostileSchema = {
+const HOSTILE = `${'a'.repeat(30)}!`;
+const schemaWith = (pattern: string) => ({
   type: 'object',
-  properties: { q: { type: 'string', pattern: CATASTROPHIC } },
+  properties: { q: { type: 'string', pattern } },
   required: ['q'],
-};
+});
+const hostileSchema = schemaWith(CATASTROPHIC);
+/** The same work with a pattern any engine runs at once: the baseline of each comparison. */
+const plainSchema = schemaWith('^[a-z]+$');
 
 /** One `/healthz` and one owner read side by side; how long both took, in milliseconds. */
 async function probe(owner: OwnerSession): Promise<number> {
@@ -35,27 +38,36 @@ async function probe(owner: OwnerSession): Promise<number> {
   return performance.now() - started;
 }
 
-/**
- * The slowest of back-to-back probes while `action` runs, against the slowest of the same probes
- * before it, in this test's own run. The server shares this process's event loop, so a check that
- * blocks it delays the probe in flight by the whole block. The factor is generous: a loaded machine
- * varies, a blocked loop is off by orders of magnitude.
- */
-async function expectLoopFreeDuring<T>(owner: OwnerSession, action: () => Promise<T>): Promise<T> {
-  let before = 0;
-  for (let i = 0; i < 5; i++) before = Math.max(before, await probe(owner));
+/** The slowest of back-to-back probes while `action` runs (at least three probes). */
+async function slowestProbeDuring<T>(owner: OwnerSession, action: () => Promise<T>): Promise<[T, number]> {
   let settled = false;
   const running = action().finally(() => {
     settled = true;
   });
-  let during = 0;
+  let slowest = 0;
   let probes = 0;
   while (!settled || probes < 3) {
-    during = Math.max(during, await probe(owner));
+    slowest = Math.max(slowest, await probe(owner));
     probes += 1;
   }
-  expect(during).toBeLessThan(before * 10);
-  return running;
+  return [await running, slowest];
+}
+
+/**
+ * `/healthz` and an owner read answer as fast while the hostile action runs as while the same
+ * action with a harmless pattern runs, in this test's own run. The server shares this process's
+ * event loop, so a check that blocks it delays the probe in flight by the whole block. The factor
+ * is generous: a loaded machine varies by a few times, a blocked loop by orders of magnitude.
+ */
+async function expectLoopFree<T>(
+  owner: OwnerSession,
+  plain: () => Promise<unknown>,
+  hostile: () => Promise<T>,
+): Promise<T> {
+  const [, before] = await slowestProbeDuring(owner, plain);
+  const [result, during] = await slowestProbeDuring(owner, hostile);
+  expect(during).toBeLessThan(before * 20);
+  return result;
 }
 
 async function mcpAssistant(tools: Parameters<typeof startForeignMcpServer>[0], consensus = {}) {
@@ -71,19 +83,26 @@ async function mcpAssistant(tools: Parameters<typeof startForeignMcpServer>[0], 
 describeOnDialects('a JSON Schema from outside is checked at a bounded cost', () => {
   it('answers /healthz and the owner while a page intent’s catastrophic pattern meets a long argument', async () => {
     server = await startHubServer({
-      script: [{ toolCalls: [{ toolName: 'browser_find', input: { q: HOSTILE } }] }, { text: 'Refused.' }],
+      script: [
+        { toolCalls: [{ toolName: 'browser_find', input: { q: HOSTILE } }] },
+        { text: 'Refused.' },
+        { toolCalls: [{ toolName: 'browser_find', input: { q: HOSTILE } }] },
+        { text: 'Refused.' },
+      ],
     });
     const owner = await signIn(server.url);
-    const { client, conversation, stream } = await server.visit();
-    await expectLoopFreeDuring(owner, async () => {
+    const turnWith = (schema: Record<string, unknown>) => async () => {
+      const { client, conversation, stream } = await server!.visit();
       await client.send(conversation, {
         text: 'find it',
-        registry: { tools: [], intents: [{ name: 'find', description: 'Find.', schema: hostileSchema }] },
+        registry: { tools: [], intents: [{ name: 'find', description: 'Find.', schema }] },
       });
       await stream.until('turn.done');
-    });
+      return stream;
+    };
+    const stream = await expectLoopFree(owner, turnWith(plainSchema), turnWith(hostileSchema));
     // A clear refusal to the model, and no interrupt reached the page.
-    expect(JSON.stringify(server.model.calls[1]!.prompt)).toContain(
+    expect(JSON.stringify(server.model.calls[3]!.prompt)).toContain(
       'invalid_input: arguments.q must match pattern \\"^(a+)+$\\".',
     );
     expect(stream.ofType('interrupt')).toEqual([]);
@@ -115,27 +134,31 @@ describeOnDialects('a JSON Schema from outside is checked at a bounded cost', ()
 
   it('checks an MCP server’s input schema linearly, and never offers a tool whose schema it cannot bound', async () => {
     server = await startHubServer({
-      script: [{ toolCalls: [{ toolName: 'foreign__find', input: { q: HOSTILE } }] }, { text: 'Refused.' }],
+      script: [
+        { toolCalls: [{ toolName: 'foreign__plain', input: { q: HOSTILE } }] },
+        { text: 'Refused.' },
+        { toolCalls: [{ toolName: 'foreign__find', input: { q: HOSTILE } }] },
+        { text: 'Refused.' },
+      ],
     });
     const assistant = await mcpAssistant([
+      { name: 'plain', inputSchema: plainSchema },
       { name: 'find', inputSchema: hostileSchema },
-      {
-        name: 'echo',
-        inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '(a)\\1' } } },
-      },
+      { name: 'echo', inputSchema: schemaWith('(a)\\1') },
       {
         name: 'when',
         inputSchema: { type: 'object', properties: { at: { type: 'string', format: 'duration' } } },
       },
     ]);
     const owner = await signIn(server.url);
-    const { client, conversation, stream } = await server.visit(assistant);
-    await expectLoopFreeDuring(owner, async () => {
+    const turn = async () => {
+      const { client, conversation, stream } = await server!.visit(assistant);
       await client.send(conversation, { text: 'find it' });
       await stream.until('turn.done');
-    });
-    expect(server.model.calls[0]!.tools).toEqual(['foreign__find']);
-    expect(JSON.stringify(server.model.calls[1]!.prompt)).toContain(
+    };
+    await expectLoopFree(owner, turn, turn);
+    expect(server.model.calls[2]!.tools.sort()).toEqual(['foreign__find', 'foreign__plain']);
+    expect(JSON.stringify(server.model.calls[3]!.prompt)).toContain(
       'invalid_input: arguments.q must match pattern \\"^(a+)+$\\".',
     );
     expect(foreign!.calls).toEqual([]);
@@ -143,56 +166,85 @@ describeOnDialects('a JSON Schema from outside is checked at a bounded cost', ()
 
   it('checks an MCP server’s output schema linearly: a hostile result fails the call, not the hub', async () => {
     server = await startHubServer({
-      script: [{ toolCalls: [{ toolName: 'foreign__lookup', input: {} }] }, { text: 'Failed.' }],
+      script: [
+        { toolCalls: [{ toolName: 'foreign__plain', input: {} }] },
+        { text: 'Failed.' },
+        { toolCalls: [{ toolName: 'foreign__lookup', input: {} }] },
+        { text: 'Failed.' },
+      ],
     });
+    const result = {
+      content: [{ type: 'text' as const, text: 'result' }],
+      structuredContent: { q: HOSTILE },
+    };
     const assistant = await mcpAssistant([
-      {
-        name: 'lookup',
-        inputSchema: { type: 'object' },
-        outputSchema: hostileSchema,
-        result: { content: [{ type: 'text', text: 'result' }], structuredContent: { q: HOSTILE } },
-      },
+      { name: 'plain', inputSchema: { type: 'object' }, outputSchema: plainSchema, result },
+      { name: 'lookup', inputSchema: { type: 'object' }, outputSchema: hostileSchema, result },
     ]);
     const owner = await signIn(server.url);
-    const { client, conversation, stream } = await server.visit(assistant);
-    await expectLoopFreeDuring(owner, async () => {
+    const turn = async () => {
+      const { client, conversation, stream } = await server!.visit(assistant);
       await client.send(conversation, { text: 'look it up' });
       await stream.until('turn.done');
-    });
-    expect(foreign!.calls).toHaveLength(1);
+      return stream;
+    };
+    const stream = await expectLoopFree(owner, turn, turn);
+    expect(foreign!.calls.map((each) => each.name)).toEqual(['plain', 'lookup']);
     const finished = stream.ofType('tool.finished').find((event) => event.tool === 'foreign__lookup');
     expect(finished).toMatchObject({ ok: false });
-    expect(JSON.stringify(server.model.calls[1]!.prompt)).not.toContain(HOSTILE.slice(0, 29));
+    expect(JSON.stringify(server.model.calls[3]!.prompt)).not.toContain(HOSTILE.slice(0, 30));
   });
 
   it('checks a visitor’s edit at approval linearly, and refuses it with nothing changed', async () => {
     server = await startHubServer({
-      script: [{ toolCalls: [{ toolName: 'foreign__find', input: { q: 'aaa' } }] }, { text: 'Done.' }],
+      script: [
+        // The first conversation stays waiting on its approval: the second takes the next step.
+        { toolCalls: [{ toolName: 'foreign__plain', input: { q: 'aaa' } }] },
+        { toolCalls: [{ toolName: 'foreign__find', input: { q: 'aaa' } }] },
+        { text: 'Done.' },
+      ],
     });
-    const assistant = await mcpAssistant([{ name: 'find', inputSchema: hostileSchema }], {
-      foreign__find: 'high',
-    });
-    const owner = await signIn(server.url);
-    const { client, conversation, stream } = await server.visit(assistant);
-    await client.send(conversation, { text: 'find it' });
-    const { request } = await stream.until('consensus.requested');
-    const before = await rowCounts(server.store);
-    const eventsBefore = stream.events.length;
-    const reply = await expectLoopFreeDuring(owner, () =>
-      client.decide(request.id, { decision: 'edit', argsDigest: request.argsDigest, args: { q: HOSTILE } }),
+    const assistant = await mcpAssistant(
+      [
+        { name: 'plain', inputSchema: plainSchema },
+        { name: 'find', inputSchema: hostileSchema },
+      ],
+      { foreign__plain: 'high', foreign__find: 'high' },
     );
-    expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({
+    const owner = await signIn(server.url);
+    /** A pending approval, then an edit with the long argument, with what was stored just before it. */
+    const editRefused = async () => {
+      const { client, conversation, stream } = await server!.visit(assistant);
+      await client.send(conversation, { text: 'find it' });
+      const { request } = await stream.until('consensus.requested');
+      const rows = await rowCounts(server!.store);
+      const events = stream.events.length;
+      const refused = await client.decide(request.id, {
+        decision: 'edit',
+        argsDigest: request.argsDigest,
+        args: { q: HOSTILE },
+      });
+      return { client, stream, request, rows, events, refused };
+    };
+    const hostile = await expectLoopFree(owner, editRefused, editRefused);
+    expect(hostile.request.tool).toBe('foreign__find');
+    expect(hostile.refused.status).toBe(400);
+    expect(hostile.refused.body).toMatchObject({
       error: { code: 'invalid_input', message: 'arguments.q must match pattern "^(a+)+$".' },
     });
-    expect(await rowCounts(server.store)).toEqual(before);
-    expect(stream.events.length).toBe(eventsBefore);
+    expect(await rowCounts(server.store)).toEqual(hostile.rows);
+    expect(hostile.stream.events.length).toBe(hostile.events);
     expect(foreign!.calls).toEqual([]);
     // The request is still pending: the model's own arguments can still be approved.
     expect(
-      (await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest })).status,
+      (
+        await hostile.client.decide(hostile.request.id, {
+          decision: 'approve',
+          argsDigest: hostile.request.argsDigest,
+        })
+      ).status,
     ).toBe(200);
-    await stream.until('turn.done');
+    await hostile.stream.until('turn.done');
     expect(foreign!.calls).toEqual([{ name: 'find', arguments: { q: 'aaa' } }]);
   });
 });

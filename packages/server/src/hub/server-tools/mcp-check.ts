@@ -3,7 +3,7 @@ import { Client, type FetchLike, StreamableHTTPClientTransport } from '@modelcon
 import { safeProviderError } from '../model/safe-provider-error.js';
 import type { GuardedFetch } from '../outbound/guarded-fetch.js';
 import { createSecretRedactor } from '../outbound/secret-redactor.js';
-import { mcpFailureCode, mcpToolName } from './mcp-server-tools.js';
+import { boundedMcpValidator, mcpFailureCode, mcpToolName } from './mcp-server-tools.js';
 
 const CHECK_TIMEOUT_MS = 10_000;
 const MAX_LISTED = 64;
@@ -19,7 +19,11 @@ export async function checkMcpServer(
   fetch: GuardedFetch,
 ): Promise<McpCheckResult> {
   const redactor = createSecretRedactor([token]);
-  const client = new Client({ name: 'diosc-hub', version: '0.1.0' });
+  // Every client the hub makes compiles a server's schemas through the bounded seam only.
+  const client = new Client(
+    { name: 'diosc-hub', version: '0.1.0' },
+    { jsonSchemaValidator: boundedMcpValidator },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
     fetch: fetch as FetchLike,
