@@ -1,3 +1,4 @@
+import { NUMBER_FORMAT_TESTS, STRING_FORMAT_PATTERNS } from '@diosc/protocol';
 import { isObject } from '../runtime/is-object.js';
 
 const TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
@@ -20,11 +21,7 @@ function compiles(pattern: unknown): boolean {
   }
 }
 
-/**
- * Keywords that say nothing about validity: ignored here as the hub's validator ignores them.
- * `format` is among them because the hub's Ajv runs without format definitions and so ignores it
- * too; checking it here would only refuse edits the hub accepts.
- */
+/** Keywords that say nothing about validity: ignored here as the hub's validator ignores them. */
 const ANNOTATIONS = new Set([
   '$schema',
   '$id',
@@ -35,7 +32,6 @@ const ANNOTATIONS = new Set([
   'examples',
   'readOnly',
   'writeOnly',
-  'format',
   'contentMediaType',
   'contentEncoding',
 ]);
@@ -48,6 +44,10 @@ const SHAPES: Record<string, (value: unknown) => boolean> = {
       value.length > 0 &&
       value.every((each) => TYPES.has(each)) &&
       new Set(value).size === value.length),
+  // Only the formats the hub checks (one table): any other is refused there and here alike.
+  format: (value) =>
+    typeof value === 'string' &&
+    (Object.hasOwn(STRING_FORMAT_PATTERNS, value) || Object.hasOwn(NUMBER_FORMAT_TESTS, value)),
   enum: Array.isArray,
   const: () => true,
   required: isStrings,

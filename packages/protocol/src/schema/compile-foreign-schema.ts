@@ -3,6 +3,7 @@ import { RE2JS } from 're2js';
 import { DioscError } from '../errors/diosc-error.js';
 import { canonicalJson } from '../json/canonical-json.js';
 import { describeSchemaErrors } from './describe-schema-errors.js';
+import { NUMBER_FORMAT_TESTS, STRING_FORMAT_PATTERNS } from './foreign-formats.js';
 import { FOREIGN_SCHEMA_LIMITS } from './foreign-schema-limits.js';
 import { checkSchemaShape, inspectForeignSchema } from './inspect-foreign-schema.js';
 
@@ -21,35 +22,6 @@ const linearRegExp: NonNullable<NonNullable<Options['code']>['regExp']> = Object
   },
 );
 
-const DATE = '[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])';
-const TIME =
-  '(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?(?:z|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])';
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
-
-/** Each supported format as a linear-time expression (the shapes of ajv-formats' fast mode). */
-const FORMAT_PATTERNS: Record<string, string> = {
-  date: `^${DATE}$`,
-  time: `^${TIME}$`,
-  'date-time': `^${DATE}[t ]${TIME}$`,
-  email: `^[a-z0-9.!#$%&'*+/=?^_\`{|}~-]+@${LABEL}(?:\\.${LABEL})*$`,
-  hostname: `^${LABEL}(?:\\.${LABEL})*\\.?$`,
-  ipv4: `^${OCTET}(?:\\.${OCTET}){3}$`,
-  uri: '^[a-z][a-z0-9+.-]*:[^\\s]*$',
-  uuid: '^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$',
-  byte: '^(?:[a-z0-9+/]{4})*(?:[a-z0-9+/]{2}==|[a-z0-9+/]{3}=)?$',
-  binary: '',
-  password: '',
-};
-
-/** OpenAPI's number formats: constant-time tests. */
-const NUMBER_FORMATS: Record<string, (value: number) => boolean> = {
-  int32: (value) => Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31,
-  int64: (value) => Number.isInteger(value),
-  float: () => true,
-  double: () => true,
-};
-
 function newEngine(): Ajv {
   const ajv = new Ajv({
     allErrors: false,
@@ -65,11 +37,11 @@ function newEngine(): Ajv {
     logger: false,
     code: { regExp: linearRegExp },
   });
-  for (const [name, pattern] of Object.entries(FORMAT_PATTERNS)) {
+  for (const [name, pattern] of Object.entries(STRING_FORMAT_PATTERNS)) {
     const expression = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
     ajv.addFormat(name, { type: 'string', validate: (value: string) => expression.test(value) });
   }
-  for (const [name, validate] of Object.entries(NUMBER_FORMATS))
+  for (const [name, validate] of Object.entries(NUMBER_FORMAT_TESTS))
     ajv.addFormat(name, { type: 'number', validate });
   return ajv;
 }
