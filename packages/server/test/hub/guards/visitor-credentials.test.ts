@@ -115,14 +115,20 @@ describeOnDialects('visitor credentials', () => {
   it("accepts the hub's own public origin as every assistant's preview origin, and no look-alike", async () => {
     server = await startHubServer();
     const key = server.assistant.publishableKey;
-    const preview = await new HubClient(server.url, server.url).request<{ token: string }>('POST', '/sessions', {
-      publishableKey: key,
-    });
+    const preview = await new HubClient(server.url, server.url).request<{ token: string }>(
+      'POST',
+      '/sessions',
+      {
+        publishableKey: key,
+      },
+    );
     expect(preview.status).toBe(201);
     expect(preview.body.token).toMatch(/^vst_/);
     const before = await rowCounts(server.store);
     for (const origin of [`${server.url}.evil.example`, server.url.replace('127.0.0.1', 'localhost')]) {
-      const reply = await new HubClient(server.url, origin).request('POST', '/sessions', { publishableKey: key });
+      const reply = await new HubClient(server.url, origin).request('POST', '/sessions', {
+        publishableKey: key,
+      });
       expect([reply.status, errorOf(reply.body)?.code], origin).toEqual([403, 'origin_not_allowed']);
     }
     expect(await rowCounts(server.store)).toEqual(before);
