@@ -1,5 +1,5 @@
 import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { callJson, type OwnerSession, signIn } from './owner-client.js';
 
 /**
@@ -8,15 +8,22 @@ import { callJson, type OwnerSession, signIn } from './owner-client.js';
  * assistants live under `/assistants`.
  */
 describe.each(DIALECTS)('the owner API plugin ($name)', (dialect) => {
-  let server: TestServer;
+  // Each test builds its own server: the plugin's registration is part of what is tested, and a
+  // server built in beforeAll would be registered before a mutation run switches its mutant on.
+  let server: TestServer | undefined;
   let owner: OwnerSession;
-  beforeAll(async () => {
+  async function start(): Promise<TestServer> {
     server = await startTestServer({ dialect });
     owner = await signIn(server.url);
+    return server;
+  }
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
   });
-  afterAll(() => server.close());
 
   it('refuses a bearer header with its own message and no-store, changing nothing', async () => {
+    const server = await start();
     const before = await server.store.db.selectFrom('app_connections').selectAll().execute();
     for (const [method, body] of [
       ['GET', undefined],
@@ -43,6 +50,7 @@ describe.each(DIALECTS)('the owner API plugin ($name)', (dialect) => {
   });
 
   it('rate-limits only the routes that ask for it, and serves the assistants under /assistants', async () => {
+    const server = await start();
     const list = await callJson<{ assistants: unknown[] }>(server.url, '/assistants', owner);
     expect(list.status).toBe(200);
     expect(Array.isArray(list.body.assistants)).toBe(true);
