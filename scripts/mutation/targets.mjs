@@ -70,6 +70,7 @@ export const TARGETS = [
       'packages/server/test/owner/session.test.ts',
       'packages/server/test/owner/session-rules.test.ts',
       'packages/server/test/owner/bearer-and-mcp.test.ts',
+      'packages/server/test/owner/owner-plugin.test.ts',
     ],
   },
   {

@@ -119,8 +119,8 @@ describeOnDialects("what the model reads of a page's answer", () => {
     ]);
   });
 
-  it('keeps a result that is not an object beside the stored file, under `result`', async () => {
-    for (const result of [['a', 'b'], 'exported', 7]) {
+  it('spreads an object result beside the stored file, and keeps any other result under `result`', async () => {
+    for (const result of [{ exported: true }, ['a', 'b'], 'exported', 7]) {
       const { client, conversation, stream, interrupt } = await waitingForExport();
       const uploaded = await uploadFile(client, conversation, {
         bytes: 'chart data',
@@ -133,7 +133,7 @@ describeOnDialects("what the model reads of a page's answer", () => {
       expect((await client.answer(interrupt.id, { result, file })).body).toEqual({ status: 'accepted' });
       await stream.until('turn.done');
       expect(toolResult(), JSON.stringify(result)).toContain(
-        `"type":"json","value":${JSON.stringify({ result, file })}`,
+        `"type":"json","value":${JSON.stringify(typeof result === 'object' && !Array.isArray(result) ? { ...result, file } : { result, file })}`,
       );
       const finished = stream.ofType('tool.finished').find((event) => event.toolCallId === interrupt.id);
       expect(finished).toEqual(expect.objectContaining({ ok: true }));

@@ -67,6 +67,7 @@ describe('the outbound guard on names and redirects', () => {
         '/to-ftp': 'ftp://127.0.0.1/ok',
         '/to-credentials': `http://user:secret@127.0.0.1:${port}/ok`,
         '/to-file': 'file:///etc/passwd',
+        '/loop': '/loop',
       };
       const to = redirects[request.url ?? ''];
       if (to) return response.writeHead(302, { location: to }).end();
@@ -180,5 +181,19 @@ describe('the outbound guard on names and redirects', () => {
         }
       }
     }
+  });
+
+  it('says why it gave up: not a URL, too many redirects, a redirected write', async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true });
+    const refusals = [
+      await failure(guarded('not a url')),
+      await failure(guarded(`http://127.0.0.1:${port}/loop`)),
+      await failure(guarded(`http://127.0.0.1:${port}/status/302`, { method: 'POST', body: 'x' })),
+    ].map((error) => [(error as DioscError).code, (error as DioscError).message]);
+    expect(refusals).toEqual([
+      ['invalid_input', 'That is not a URL.'],
+      ['fetch_failed', 'The URL redirects too many times.'],
+      ['fetch_failed', 'The server answered with a redirect.'],
+    ]);
   });
 });
