@@ -107,9 +107,14 @@ describeOnDialects('resuming the event stream', () => {
       status: 200,
       ids: [2, 3, 4, 5],
     });
-    // Twelve digits is still an id: the stream opens and has nothing after it yet.
+    // The newest id opens a stream with nothing after it yet; twelve digits past the end is still an
+    // id, and is refused as ahead of the log (never a stream that would skip the next turn).
+    expect(await streamIds(server, token, conversation, { lastEventId: '5', count: 0 })).toEqual({
+      status: 200,
+      ids: [],
+    });
     const far = await streamIds(server, token, conversation, { lastEventId: '999999999999', count: 0 });
-    expect(far).toEqual({ status: 200, ids: [] });
+    expect(far).toEqual({ status: 409, ids: [] });
   });
 
   it('sends each event once and in order while live, including ones appended in a burst', async () => {

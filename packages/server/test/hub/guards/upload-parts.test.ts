@@ -89,12 +89,18 @@ describeOnDialects('the parts of an upload', () => {
     expect((await fileRows(server!.store)).files).toEqual([]);
   });
 
-  it('stores only the first of two file parts', async () => {
+  it('refuses two file parts and stores neither', async () => {
     const target = await visitor();
+    const before = await rowCounts(server!.store);
     const reply = await post(target, [part('file', 'first', 'one.txt'), part('file', 'second', 'two.txt')]);
-    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect([reply.status, reply.body.error?.code, reply.body.error?.message]).toEqual([
+      400,
+      'invalid_input',
+      'The upload takes one file part and nothing after it.',
+    ]);
     const { files } = await fileRows(server!.store);
-    expect(files.map((file) => [file.filename, Number(file.size_bytes)])).toEqual([['one.txt', 5]]);
+    expect(files).toEqual([]);
+    expect(await rowCounts(server!.store)).toEqual(before);
   });
 
   it('takes an interruptId given once, as text, before the file', async () => {
