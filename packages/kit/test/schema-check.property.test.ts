@@ -1,4 +1,3 @@
-import { NUMBER_FORMAT_TESTS, STRING_FORMAT_PATTERNS } from '@diosc/protocol';
 import { compileToolSchema } from '@diosc/protocol/validators';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,21 +18,7 @@ const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'integer', 'strin
 const key = fc.constantFrom(...KEYS);
 const number = fc.constantFrom(...NUMBERS);
 const count = fc.integer({ min: 0, max: 3 });
-/** Short strings, and one of each format's shape now and then, so `format` is seen both ways. */
-const text = fc.oneof(
-  fc.string({ unit: fc.constantFrom('a', 'b', 'c', '😀'), maxLength: 4 }),
-  fc.constantFrom(
-    '2026-12-03',
-    '10:20:30Z',
-    '2026-12-03T10:20:30+01:00',
-    'a@b.example',
-    'b.example',
-    '192.0.2.1',
-    'https://b.example/x',
-    '123e4567-e89b-12d3-a456-426614174000',
-    '2026-13-03',
-  ),
-);
+const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '😀'), maxLength: 4 });
 
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -104,10 +89,6 @@ function keyword(sub: fc.Arbitrary<Schema>): fc.Arbitrary<[string, unknown]> {
     pair('if', sub),
     pair('then', sub),
     pair('else', sub),
-    pair(
-      'format',
-      fc.constantFrom(...Object.keys(STRING_FORMAT_PATTERNS), ...Object.keys(NUMBER_FORMAT_TESTS)),
-    ),
     pair('description', fc.constant('annotation only')),
   );
 }
@@ -121,6 +102,23 @@ const { schema } = fc.letrec<{ schema: Schema }>((tie) => ({
 }));
 const objectSchema = schema.filter((each): each is Record<string, unknown> => typeof each !== 'boolean');
 
+/**
+ * Ajv 8 skips `contains` in a schema whose tuple `items` holds a `false` entry (`{ items: [false],
+ * contains: false }` accepts `[]`). There the kit keeps to the standard (tested on its own below),
+ * so the generated comparison leaves such schemas out; everywhere else the two must agree.
+ */
+function ajvSkipsContains(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false;
+  const own = schema as Record<string, unknown>;
+  if (own.contains !== undefined && Array.isArray(own.items) && own.items.includes(false)) return true;
+  return Object.values(own).some((inner) =>
+    Array.isArray(inner) ? inner.some(ajvSkipsContains) : ajvSkipsContains(inner),
+  );
+}
+
+/** Generated schemas away from Ajv's one known departure from the standard (above). */
+const standardSchema = objectSchema.filter((each) => !ajvSkipsContains(each));
+
 function hubAccepts(schema: Record<string, unknown>, value: unknown): boolean {
   return compileToolSchema(schema)(value) === undefined;
 }
@@ -128,11 +126,15 @@ function hubAccepts(schema: Record<string, unknown>, value: unknown): boolean {
 describe('the kit’s schema check, held to the hub’s Ajv', () => {
   it('accepts exactly the values Ajv accepts, over generated schemas and values', () => {
     fc.assert(
-      fc.property(objectSchema, fc.array(value, { minLength: 1, maxLength: 6 }), (generated, values) => {
-        for (const each of values)
-          expect(checkSchema(generated, each) === null, JSON.stringify({ generated, each })).toBe(
-            hubAccepts(generated, each),
-          );
+      fc.property(standardSchema, fc.array(value, { minLength: 1, maxLength: 6 }), (generated, values) => {
+        for (const each of values) {
+          const kitAccepts = checkSchema(generated, each) === null;
+          const where = JSON.stringify({ generated, each });
+          // Where Ajv skips `contains`, the kit may only be stricter, never laxer.
+          if (ajvSkipsContains(generated))
+            expect(!kitAccepts || hubAccepts(generated, each), where).toBe(true);
+          else expect(kitAccepts, where).toBe(hubAccepts(generated, each));
+        }
       }),
       { numRuns: 1500 },
     );
@@ -154,18 +156,18 @@ describe('the kit’s schema check, held to the hub’s Ajv', () => {
       [{ allOf: [false] }, 1],
       [{ not: true }, 1],
       [{ contains: { const: 2 } }, [1, 3]],
-      [{ format: 'date' }, ''],
-      [{ format: 'date' }, '2026-12-03'],
-      [{ format: 'email' }, 'A@B.EXAMPLE'],
-      [{ format: 'date' }, 3],
-      [{ format: 'int32' }, 2 ** 31],
-      [{ format: 'int32' }, 'x'],
-      [{ format: 'byte' }, 'YWJj'],
+      [{ items: [{}], contains: false }, []],
     ];
     for (const [generated, each] of cases)
       expect(checkSchema(generated, each) === null, JSON.stringify(generated)).toBe(
         hubAccepts(generated, each),
       );
+  });
+
+  it('keeps to the standard where Ajv skips contains: a tuple with a false entry still needs a match', () => {
+    expect(ajvSkipsContains({ items: [false], contains: false })).toBe(true);
+    expect(hubAccepts({ items: [false], contains: false }, [])).toBe(true);
+    expect(checkSchema({ items: [false], contains: false }, [])).toMatch(/needs an item/);
   });
 
   it('refuses every value under a schema with a keyword it does not enforce, or a malformed one', () => {
@@ -182,6 +184,8 @@ describe('the kit’s schema check, held to the hub’s Ajv', () => {
       { items: [] },
       { required: ['a', 'a'] },
       { type: 'string', format: 'ipv6' },
+      { type: 'string', format: 'date' },
+      { type: 'object', properties: { at: { type: 'integer', format: 'int32' } } },
     ];
     fc.assert(
       fc.property(fc.constantFrom(...unsupported), value, (generated, each) => {

@@ -141,4 +141,3 @@ export type {
 export { CALL_CHANNELS } from './owner-api/wire.js';
 export type { ToolResult } from './results/tool-result.js';
 export { toolErrorResult, toolResult } from './results/tool-result.js';
-export { NUMBER_FORMAT_TESTS, STRING_FORMAT_PATTERNS } from './schema/foreign-formats.js';

@@ -1,4 +1,3 @@
-import { NUMBER_FORMAT_TESTS, STRING_FORMAT_PATTERNS } from '@diosc/protocol';
 import { isObject } from '../runtime/is-object.js';
 import { jsonEqual } from './json-equal.js';
 import { unsupportedSchema } from './schema-support.js';
@@ -32,23 +31,7 @@ function checkNumber(schema: Schema, value: number, at: string): string | null {
     if (quotient !== Number.parseInt(String(quotient), 10))
       return `${at} must be a multiple of ${multipleOf}`;
   }
-  const format = schema.format;
-  if (typeof format === 'string' && Object.hasOwn(NUMBER_FORMAT_TESTS, format))
-    if (!(NUMBER_FORMAT_TESTS[format] as (n: number) => boolean)(value)) return `${at} must be a ${format}`;
   return null;
-}
-
-/** The hub's own string format expressions (`STRING_FORMAT_PATTERNS`), compiled once each. */
-const FORMATS = new Map<string, RegExp>();
-/** A format of the other kind (a number format on a string) says nothing, as in the hub's Ajv. */
-function formatMatches(format: string, value: string): boolean {
-  if (!Object.hasOwn(STRING_FORMAT_PATTERNS, format)) return true;
-  let expression = FORMATS.get(format);
-  if (!expression) {
-    expression = new RegExp(STRING_FORMAT_PATTERNS[format] as string, 'i');
-    FORMATS.set(format, expression);
-  }
-  return expression.test(value);
 }
 
 function checkString(schema: Schema, value: string, at: string): string | null {
@@ -59,8 +42,6 @@ function checkString(schema: Schema, value: string, at: string): string | null {
     return `${at} allows at most ${schema.maxLength} characters`;
   if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value))
     return `${at} must match ${schema.pattern}`;
-  if (typeof schema.format === 'string' && !formatMatches(schema.format, value))
-    return `${at} must be a ${schema.format}`;
   return null;
 }
 

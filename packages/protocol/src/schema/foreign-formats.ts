@@ -6,8 +6,7 @@ const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 
 /**
  * The string `format`s a foreign schema may name, each a linear-time expression (the shapes of
- * ajv-formats' fast mode) matched case-insensitively; `''` matches anything. One table for the
- * hub's validator and the kit's own check of edited arguments, so the two agree on every format.
+ * ajv-formats' fast mode) matched case-insensitively; `''` matches anything.
  */
 export const STRING_FORMAT_PATTERNS: Readonly<Record<string, string>> = {
   date: `^${DATE}$`,

@@ -134,6 +134,8 @@ describeOnDialects('a JSON Schema from outside is checked at a bounded cost', ()
 
   it('checks an MCP server’s input schema linearly, and never offers a tool whose schema it cannot bound', async () => {
     server = await startHubServer({
+      // The foreign MCP server listens on loopback: the operator's opt-in lets the hub reach it.
+      hub: { fetchPrivate: true },
       script: [
         { toolCalls: [{ toolName: 'foreign__plain', input: { q: HOSTILE } }] },
         { text: 'Refused.' },
@@ -166,6 +168,8 @@ describeOnDialects('a JSON Schema from outside is checked at a bounded cost', ()
 
   it('checks an MCP server’s output schema linearly: a hostile result fails the call, not the hub', async () => {
     server = await startHubServer({
+      // The foreign MCP server listens on loopback: the operator's opt-in lets the hub reach it.
+      hub: { fetchPrivate: true },
       script: [
         { toolCalls: [{ toolName: 'foreign__plain', input: {} }] },
         { text: 'Failed.' },
@@ -197,6 +201,8 @@ describeOnDialects('a JSON Schema from outside is checked at a bounded cost', ()
 
   it('checks a visitor’s edit at approval linearly, and refuses it with nothing changed', async () => {
     server = await startHubServer({
+      // The foreign MCP server listens on loopback: the operator's opt-in lets the hub reach it.
+      hub: { fetchPrivate: true },
       script: [
         // The first conversation stays waiting on its approval: the second takes the next step.
         { toolCalls: [{ toolName: 'foreign__plain', input: { q: 'aaa' } }] },
