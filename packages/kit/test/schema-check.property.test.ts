@@ -103,14 +103,17 @@ const { schema } = fc.letrec<{ schema: Schema }>((tie) => ({
 const objectSchema = schema.filter((each): each is Record<string, unknown> => typeof each !== 'boolean');
 
 /**
- * Ajv 8 skips `contains` in a schema whose tuple `items` holds a `false` entry (`{ items: [false],
- * contains: false }` accepts `[]`). There the kit keeps to the standard (tested on its own below),
- * so the generated comparison leaves such schemas out; everywhere else the two must agree.
+ * Ajv 8 gets `contains` wrong beside an array-form `items` that holds any entry but `true`/`{}`
+ * (`{ items: [false], contains: false }` accepts `[]`; `{ items: [true, { type: 'null' }],
+ * contains: { const: 1 } }` accepts `[null]`). There the kit keeps to the standard (tested on its
+ * own below), so the generated comparison leaves such schemas out; everywhere else they must agree.
  */
 function ajvSkipsContains(schema: unknown): boolean {
   if (schema === null || typeof schema !== 'object') return false;
   const own = schema as Record<string, unknown>;
-  if (own.contains !== undefined && Array.isArray(own.items) && own.items.includes(false)) return true;
+  const trivial = (entry: unknown) =>
+    entry === true || (typeof entry === 'object' && entry !== null && Object.keys(entry).length === 0);
+  if (own.contains !== undefined && Array.isArray(own.items) && !own.items.every(trivial)) return true;
   return Object.values(own).some((inner) =>
     Array.isArray(inner) ? inner.some(ajvSkipsContains) : ajvSkipsContains(inner),
   );
@@ -136,7 +139,8 @@ describe('the kit’s schema check, held to the hub’s Ajv', () => {
           else expect(kitAccepts, where).toBe(hubAccepts(generated, each));
         }
       }),
-      { numRuns: 1500 },
+      // A fixed seed: 20261203CI must not fail on a schema nobody has looked at; change it to explore.
+      { numRuns: 1500, seed: 20261203 },
     );
   });
 
@@ -164,10 +168,14 @@ describe('the kit’s schema check, held to the hub’s Ajv', () => {
       );
   });
 
-  it('keeps to the standard where Ajv skips contains: a tuple with a false entry still needs a match', () => {
+  it('keeps to the standard where Ajv gets contains wrong beside a tuple: a match is still needed', () => {
     expect(ajvSkipsContains({ items: [false], contains: false })).toBe(true);
     expect(hubAccepts({ items: [false], contains: false }, [])).toBe(true);
     expect(checkSchema({ items: [false], contains: false }, [])).toMatch(/needs an item/);
+    const tuple = { items: [true, { type: 'null' }], contains: { const: 1 } };
+    expect(ajvSkipsContains(tuple)).toBe(true);
+    expect(hubAccepts(tuple, [null])).toBe(true);
+    expect(checkSchema(tuple, [null])).toMatch(/needs an item/);
   });
 
   it('refuses every value under a schema with a keyword it does not enforce, or a malformed one', () => {
