@@ -91,7 +91,7 @@ async function mount() {
 
 describe('the consensus dialog', () => {
   it('shows the request: severity, where it runs, the tool, the summary, and focuses the first action', async () => {
-    const { root, dialog, ask, kit } = await mount();
+    const { root, dialog, ask, kit, button } = await mount();
     expect(dialog().open).toBe(false);
     expect(root.querySelector('h2')).toBeNull();
     await ask(request('a'));
@@ -108,7 +108,30 @@ describe('the consensus dialog', () => {
       [...root.querySelectorAll('form .actions button')].map((each) => each.textContent?.trim()),
     ).toEqual(['Reject…', 'Edit', 'Approve']);
     expect(root.activeElement?.textContent?.trim()).toBe('Reject…');
+    expect(button('Approve').className).toBe('primary approve');
+    expect(root.querySelector('dialog > small')?.textContent).toBe(
+      'Esc closes this without deciding; you can review it again.',
+    );
+    // The kit's own styles are applied in its shadow root.
+    expect(getComputedStyle(root.querySelector('form .actions')!).display).toBe('flex');
     kit.consensus.decide('a', { outcome: 'approve' });
+  });
+
+  it('renders nothing before it has a kit, and the request once it gets one', async () => {
+    defineElements();
+    const kit = createKitContext();
+    kit.translator = createTranslator('en');
+    void kit.consensus.ask(request('a'));
+    const element = document.createElement('diosc-consensus-dialog') as ConsensusDialog;
+    document.body.append(element);
+    await element.updateComplete;
+    expect(element.mode).toBe('review');
+    expect(element.shadowRoot!.querySelector('dialog')?.open).toBe(false);
+    expect(element.shadowRoot!.querySelector('h2')).toBeNull();
+    element.kit = kit;
+    await element.updateComplete;
+    expect(element.shadowRoot!.querySelector('h2')?.textContent).toBe('Rename a');
+    expect(element.shadowRoot!.querySelector('dialog')?.open).toBe(true);
   });
 
   it('a person’s press and click on Approve approve that request, once; the dialog closes', async () => {
@@ -194,6 +217,7 @@ describe('the consensus dialog', () => {
     await settle();
     expect(problem()).toBe('Only a real click, tap or key press on a button can decide.');
     expect(decisions).toEqual({});
+    expect(button('Reject').className).toBe('primary danger');
     await press('Reject');
     await settle();
     expect(decisions).toEqual({ a: { outcome: 'reject' } });
@@ -258,6 +282,7 @@ describe('the consensus dialog', () => {
     expect(decisions).toEqual({});
     expect(element.mode).toBe('edit');
     title.value = 'Q4 plan';
+    expect(button('Run with these values').className).toBe('primary edit');
     await press('Run with these values');
     await settle();
     expect(decisions).toEqual({

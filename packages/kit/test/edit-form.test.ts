@@ -104,6 +104,16 @@ describe('renderEditForm: the controls, filled with the arguments under review',
       'edit-note',
     ]);
     expect([...element.querySelectorAll('small')].map((help) => help.textContent)).toEqual(['The new title']);
+    // Each field holds its label, its control and its help, and nothing else.
+    expect([...element.querySelectorAll('.field')].map((field) => field.textContent)).toEqual([
+      'title *The new title',
+      'count *',
+      'ratio',
+      'pinned',
+      'tonecalmbold3',
+      'meta (JSON){\n  "a": 1\n}',
+      'note',
+    ]);
     const title = control(element, 'title');
     expect([title.id, title.type, title.value, title.required]).toEqual(['edit-title', 'text', 'Plan', true]);
     const count = control(element, 'count');
