@@ -118,7 +118,7 @@ function markdown(folders, survivors) {
     '',
     survivors.length
       ? '| Check | Where | Mutator | Change | Status | Disposition |\n|---|---|---|---|---|---|'
-      : 'None: every mutant in a security check (Origin, CSRF, grant, selection, receipt binding, trusted-input guard) of the folders run was killed.',
+      : 'None: every mutant in a security check (Origin, CSRF, grant, selection, receipt binding, trusted-input guard, approval flow) of the folders run was killed.',
     ...survivorRows,
     '',
   ].join('\n');
