@@ -271,6 +271,13 @@ describe('the consensus dialog', () => {
     button('Edit').click();
     await settle();
     expect(element.mode).toBe('edit');
+    // Back leaves Edit for the review, and Edit comes back with the arguments under review.
+    button('Back').click();
+    await settle();
+    expect(element.mode).toBe('review');
+    button('Edit').click();
+    await settle();
+    expect(element.mode).toBe('edit');
     expect(root.querySelector('p.muted:not(#consensus-intro)')?.textContent).toBe(
       "Change the values, then run them. They are checked against the tool's schema first.",
     );

@@ -151,6 +151,9 @@ describe('renderEditForm: the controls, filled with the arguments under review',
     expect(control(empty, 'pinned').checked).toBe(false);
     expect(control<HTMLTextAreaElement>(empty, 'meta').value).toBe('');
     expect(control(empty, 'count').value).toBe('');
+    // A description that is not text is no help.
+    const odd = form({ properties: { n: { type: 'number', description: 5 } } }, {});
+    expect(odd.querySelector('small')).toBeNull();
     // A string value for a JSON field is shown as it is, not quoted.
     expect(control<HTMLTextAreaElement>(form(schema, { meta: 'raw' }), 'meta').value).toBe('raw');
   });
@@ -202,7 +205,7 @@ describe('readEdit: the edited values, checked, and what changed', () => {
     const original = { title: 'Plan', count: 2, note: 'n', meta: { a: 1 } };
     const element = form(schema, original);
     control(element, 'count').value = '  ';
-    control<HTMLTextAreaElement>(element, 'meta').value = '';
+    control<HTMLTextAreaElement>(element, 'meta').value = ' \n ';
     control(element, 'note').value = '';
     expect(readEdit(element, schema, original, t)).toEqual({
       // A select always holds one of its options: the first, when the arguments had none.
