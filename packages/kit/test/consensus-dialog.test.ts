@@ -144,6 +144,26 @@ describe('the consensus dialog', () => {
     expect(dialog().open).toBe(false);
   });
 
+  it('a person’s Enter or Space on the focused Approve approves; another key does not', async () => {
+    const { kit, button, ask, decisions, settle, problem } = await mount();
+    const key = async (name: string) => {
+      const approve = button('Approve');
+      approve.focus();
+      approve.dispatchEvent(person(new KeyboardEvent('keydown', { key: name, bubbles: true })));
+      approve.dispatchEvent(person(new MouseEvent('click', { bubbles: true })));
+      await settle();
+    };
+    await ask(request('a'));
+    await key('a');
+    expect(problem()).toBe('Only a real click, tap or key press on a button can decide.');
+    expect(decisions).toEqual({});
+    await key('Enter');
+    await ask(request('b'));
+    await key(' ');
+    expect(decisions).toEqual({ a: { outcome: 'approve' }, b: { outcome: 'approve' } });
+    expect(kit.consensus.pending.get()).toEqual([]);
+  });
+
   it('a script’s click(), requestSubmit() or synthetic submit decides nothing and says why', async () => {
     const { kit, root, dialog, button, problem, ask, decisions, settle, element } = await mount();
     await ask(request('a'));
