@@ -64,4 +64,13 @@ export const SECURITY_CHECKS = [
       'packages/server/src/hub/files/download-route.ts',
     ],
   },
+  {
+    // The kit's side of Consensus: the dialog asks the guard before it decides and binds an
+    // activation to one request and mode; the broker settles only the named request, once.
+    name: 'approval flow',
+    files: [
+      'packages/kit/src/consensus/consensus-dialog.ts',
+      'packages/kit/src/consensus/consensus-broker.ts',
+    ],
+  },
 ];

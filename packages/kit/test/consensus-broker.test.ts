@@ -154,9 +154,27 @@ describe('the consensus broker: one decision per request', () => {
     const controller = new AbortController();
     const reason = new Error('gone');
     controller.abort(reason);
-    await expect(broker.ask(request('a'), controller.signal)).rejects.toBe(reason);
+    const a = track(broker.ask(request('a'), controller.signal));
     expect(broker.pending.get()).toEqual([]);
     expect(broker.shown.get()).toBeNull();
+    await flush();
+    expect(a).toEqual({ settled: 'rejected', value: reason });
+  });
+
+  it('a request put on screen by Review stays there while others arrive or leave', async () => {
+    const broker = createConsensusBroker();
+    void broker.ask(request('a'));
+    void broker.ask(request('b'));
+    broker.reopen('b');
+    expect(broker.shown.get()?.id).toBe('b');
+    void broker.ask(request('c'));
+    expect(broker.shown.get()?.id).toBe('b');
+    broker.decide('c', { outcome: 'approve' });
+    await flush();
+    expect(broker.shown.get()?.id).toBe('b');
+    // Review of an id that is not pending leaves the screen as it is.
+    broker.reopen('nope');
+    expect(broker.shown.get()?.id).toBe('b');
   });
 
   it('withdrawing a hidden request forgets that it was hidden', async () => {

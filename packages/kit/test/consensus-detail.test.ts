@@ -55,7 +55,10 @@ describe('the consensus detail', () => {
   });
 
   it('without a diff: a table of the arguments', () => {
+    const errors = captureErrors();
     const host = shown();
+    // No view for the tool: nothing is called, nothing reported.
+    expect(errors).toEqual([]);
     expect(rows(host)).toEqual([
       ['Argument', 'Value'],
       ['slug', 'a'],

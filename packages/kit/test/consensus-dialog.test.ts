@@ -92,7 +92,7 @@ async function mount() {
 
 describe('the consensus dialog', () => {
   it('shows the request: severity, where it runs, the tool, the summary, and focuses the first action', async () => {
-    const { root, dialog, ask, kit } = await mount();
+    const { root, dialog, ask, kit, button } = await mount();
     expect(dialog().open).toBe(false);
     expect(root.querySelector('h2')).toBeNull();
     await ask(request('a'));
@@ -109,7 +109,30 @@ describe('the consensus dialog', () => {
       [...root.querySelectorAll('form .actions button')].map((each) => each.textContent?.trim()),
     ).toEqual(['Reject…', 'Edit', 'Approve']);
     expect(root.activeElement?.textContent?.trim()).toBe('Reject…');
+    expect(button('Approve').className).toBe('primary approve');
+    expect(root.querySelector('dialog > small')?.textContent).toBe(
+      'Esc closes this without deciding; you can review it again.',
+    );
+    // The kit's own styles are applied in its shadow root.
+    expect(getComputedStyle(root.querySelector('form .actions')!).display).toBe('flex');
     kit.consensus.decide('a', { outcome: 'approve' });
+  });
+
+  it('renders nothing before it has a kit, and the request once it gets one', async () => {
+    defineElements();
+    const kit = createKitContext();
+    kit.translator = createTranslator('en');
+    void kit.consensus.ask(request('a'));
+    const element = document.createElement('diosc-consensus-dialog') as ConsensusDialog;
+    document.body.append(element);
+    await element.updateComplete;
+    expect(element.mode).toBe('review');
+    expect(element.shadowRoot!.querySelector('dialog')?.open).toBe(false);
+    expect(element.shadowRoot!.querySelector('h2')).toBeNull();
+    element.kit = kit;
+    await element.updateComplete;
+    expect(element.shadowRoot!.querySelector('h2')?.textContent).toBe('Rename a');
+    expect(element.shadowRoot!.querySelector('dialog')?.open).toBe(true);
   });
 
   it('a person’s press and click on Approve approve that request, once; the dialog closes', async () => {
@@ -120,6 +143,26 @@ describe('the consensus dialog', () => {
     expect(decisions).toEqual({ a: { outcome: 'approve' } });
     expect(kit.consensus.pending.get()).toEqual([]);
     expect(dialog().open).toBe(false);
+  });
+
+  it('a person’s Enter or Space on the focused Approve approves; another key does not', async () => {
+    const { kit, button, ask, decisions, settle, problem } = await mount();
+    const key = async (name: string) => {
+      const approve = button('Approve');
+      approve.focus();
+      approve.dispatchEvent(person(new KeyboardEvent('keydown', { key: name, bubbles: true })));
+      approve.dispatchEvent(person(new MouseEvent('click', { bubbles: true })));
+      await settle();
+    };
+    await ask(request('a'));
+    await key('a');
+    expect(problem()).toBe('Only a real click, tap or key press on a button can decide.');
+    expect(decisions).toEqual({});
+    await key('Enter');
+    await ask(request('b'));
+    await key(' ');
+    expect(decisions).toEqual({ a: { outcome: 'approve' }, b: { outcome: 'approve' } });
+    expect(kit.consensus.pending.get()).toEqual([]);
   });
 
   it('a script’s click(), requestSubmit() or synthetic submit decides nothing and says why', async () => {
@@ -195,6 +238,7 @@ describe('the consensus dialog', () => {
     await settle();
     expect(problem()).toBe('Only a real click, tap or key press on a button can decide.');
     expect(decisions).toEqual({});
+    expect(button('Reject').className).toBe('primary danger');
     await press('Reject');
     await settle();
     expect(decisions).toEqual({ a: { outcome: 'reject' } });
@@ -248,6 +292,13 @@ describe('the consensus dialog', () => {
     button('Edit').click();
     await settle();
     expect(element.mode).toBe('edit');
+    // Back leaves Edit for the review, and Edit comes back with the arguments under review.
+    button('Back').click();
+    await settle();
+    expect(element.mode).toBe('review');
+    button('Edit').click();
+    await settle();
+    expect(element.mode).toBe('edit');
     expect(root.querySelector('p.muted:not(#consensus-intro)')?.textContent).toBe(
       "Change the values, then run them. They are checked against the tool's schema first.",
     );
@@ -259,6 +310,7 @@ describe('the consensus dialog', () => {
     expect(decisions).toEqual({});
     expect(element.mode).toBe('edit');
     title.value = 'Q4 plan';
+    expect(button('Run with these values').className).toBe('primary edit');
     await press('Run with these values');
     await settle();
     expect(decisions).toEqual({

@@ -104,6 +104,16 @@ describe('renderEditForm: the controls, filled with the arguments under review',
       'edit-note',
     ]);
     expect([...element.querySelectorAll('small')].map((help) => help.textContent)).toEqual(['The new title']);
+    // Each field holds its label, its control and its help, and nothing else.
+    expect([...element.querySelectorAll('.field')].map((field) => field.textContent)).toEqual([
+      'title *The new title',
+      'count *',
+      'ratio',
+      'pinned',
+      'tonecalmbold3',
+      'meta (JSON){\n  "a": 1\n}',
+      'note',
+    ]);
     const title = control(element, 'title');
     expect([title.id, title.type, title.value, title.required]).toEqual(['edit-title', 'text', 'Plan', true]);
     const count = control(element, 'count');
@@ -141,6 +151,9 @@ describe('renderEditForm: the controls, filled with the arguments under review',
     expect(control(empty, 'pinned').checked).toBe(false);
     expect(control<HTMLTextAreaElement>(empty, 'meta').value).toBe('');
     expect(control(empty, 'count').value).toBe('');
+    // A description that is not text is no help.
+    const odd = form({ properties: { n: { type: 'number', description: 5 } } }, {});
+    expect(odd.querySelector('small')).toBeNull();
     // A string value for a JSON field is shown as it is, not quoted.
     expect(control<HTMLTextAreaElement>(form(schema, { meta: 'raw' }), 'meta').value).toBe('raw');
   });
@@ -192,7 +205,7 @@ describe('readEdit: the edited values, checked, and what changed', () => {
     const original = { title: 'Plan', count: 2, note: 'n', meta: { a: 1 } };
     const element = form(schema, original);
     control(element, 'count').value = '  ';
-    control<HTMLTextAreaElement>(element, 'meta').value = '';
+    control<HTMLTextAreaElement>(element, 'meta').value = ' \n ';
     control(element, 'note').value = '';
     expect(readEdit(element, schema, original, t)).toEqual({
       // A select always holds one of its options: the first, when the arguments had none.

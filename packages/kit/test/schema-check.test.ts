@@ -141,6 +141,8 @@ describe('checkSchema', () => {
     const typed = { ...schema, additionalProperties: { type: 'number' } };
     ok(typed, { a: 'x', extra: 1 });
     refused(typed, { a: 'x', extra: 'no' }, /^arguments\.extra must be number$/);
+    // A valid additional key does not end the check: a later invalid one is still refused.
+    refused(typed, { a: 'x', fine: 1, extra: 'no' }, /^arguments\.extra must be number$/);
     // Only the first problem is reported, and a later valid key does not hide an earlier one.
     refused(typed, { a: 'x', extra: 'no', more: 2 }, /^arguments\.extra must be number$/);
   });
