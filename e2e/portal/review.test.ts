@@ -170,6 +170,37 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
     expect(await note('keyboard-note')).toMatchObject({ content: 'Approved with Enter.', version: 1 });
   });
 
+  it('a script that moves focus onto Approve does not turn the owner’s next Enter into a confirmed write', async () => {
+    const { before, invocation } = await writeRequest('ideas', 'portal-e2e-ideas-0002', 'Focused by a script.');
+    await expect.poll(() => deepFocus()).toBe('button.reject');
+
+    await h.page.evaluate(() => {
+      const root = document.querySelector('diosc-app')!.shadowRoot!.querySelector('diosc-review-dialog')!
+        .shadowRoot!;
+      root.querySelector<HTMLButtonElement>('button.approve')!.focus();
+    });
+    expect(await deepFocus()).toBe('button.approve');
+    await h.page.keyboard.press('Enter');
+    // The refusal is what that Enter produces; an approval would close the form instead.
+    const alert = h.page.locator('diosc-review-dialog [role="alert"]');
+    await alert.waitFor({ timeout: 10_000 });
+    expect(await alert.textContent()).toBe('Approve with a real click or key press on the Approve button.');
+    expect(await dialog().count()).toBe(1);
+    expect(agent.hasResponded(invocation)).toBe(false);
+    expect(await note('ideas')).toEqual(before);
+    expect(await committedReceipts('portal-e2e-ideas-0002')).toEqual([]);
+
+    // The owner moves focus themselves (back to Reject and on again), then Enter confirms, once.
+    await h.page.keyboard.press('Shift+Tab');
+    expect(await deepFocus()).toBe('button.reject');
+    await h.page.keyboard.press('Tab');
+    expect(await deepFocus()).toBe('button.approve');
+    await h.page.keyboard.press('Enter');
+    expect((await agent.responded(invocation)).status).toBe('Completed');
+    expect(await note('ideas')).toMatchObject({ content: 'Focused by a script.', version: before.version + 1 });
+    expect(await committedReceipts('portal-e2e-ideas-0002')).toEqual([{ status: 'committed' }]);
+  });
+
   it('lists the calls in the activity log with tool, collection, outcome and request ID', async () => {
     await h.page.locator('diosc-activity-log td', { hasText: 'portal-e2e-groceries-0001' }).waitFor();
     const log = (await h.page.locator('diosc-activity-log table').textContent()) ?? '';
