@@ -171,7 +171,11 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
   });
 
   it('a script that moves focus onto Approve does not turn the owner’s next Enter into a confirmed write', async () => {
-    const { before, invocation } = await writeRequest('ideas', 'portal-e2e-ideas-0002', 'Focused by a script.');
+    const { before, invocation } = await writeRequest(
+      'ideas',
+      'portal-e2e-ideas-0002',
+      'Focused by a script.',
+    );
     await expect.poll(() => deepFocus()).toBe('button.reject');
 
     await h.page.evaluate(() => {
@@ -197,7 +201,10 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
     expect(await deepFocus()).toBe('button.approve');
     await h.page.keyboard.press('Enter');
     expect((await agent.responded(invocation)).status).toBe('Completed');
-    expect(await note('ideas')).toMatchObject({ content: 'Focused by a script.', version: before.version + 1 });
+    expect(await note('ideas')).toMatchObject({
+      content: 'Focused by a script.',
+      version: before.version + 1,
+    });
     expect(await committedReceipts('portal-e2e-ideas-0002')).toEqual([{ status: 'committed' }]);
   });
 
