@@ -170,6 +170,166 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
     expect(await note('keyboard-note')).toMatchObject({ content: 'Approved with Enter.', version: 1 });
   });
 
+  it('a script that moves focus onto Approve does not turn the owner’s next Enter into a confirmed write', async () => {
+    const { before, invocation } = await writeRequest(
+      'ideas',
+      'portal-e2e-ideas-0002',
+      'Focused by a script.',
+    );
+    await expect.poll(() => deepFocus()).toBe('button.reject');
+
+    await h.page.evaluate(() => {
+      const root = document.querySelector('diosc-app')!.shadowRoot!.querySelector('diosc-review-dialog')!
+        .shadowRoot!;
+      root.querySelector<HTMLButtonElement>('button.approve')!.focus();
+    });
+    expect(await deepFocus()).toBe('button.approve');
+    await h.page.keyboard.press('Enter');
+    // The refusal is what that Enter produces; an approval would close the form instead.
+    const alert = h.page.locator('diosc-review-dialog [role="alert"]');
+    await alert.waitFor({ timeout: 10_000 });
+    expect(await alert.textContent()).toBe('Approve with a real click or key press on the Approve button.');
+    expect(await dialog().count()).toBe(1);
+    expect(agent.hasResponded(invocation)).toBe(false);
+    expect(await note('ideas')).toEqual(before);
+    expect(await committedReceipts('portal-e2e-ideas-0002')).toEqual([]);
+
+    // The owner moves focus themselves (back to Reject and on again), then Enter confirms, once.
+    await h.page.keyboard.press('Shift+Tab');
+    expect(await deepFocus()).toBe('button.reject');
+    await h.page.keyboard.press('Tab');
+    expect(await deepFocus()).toBe('button.approve');
+    await h.page.keyboard.press('Enter');
+    expect((await agent.responded(invocation)).status).toBe('Completed');
+    expect(await note('ideas')).toMatchObject({
+      content: 'Focused by a script.',
+      version: before.version + 1,
+    });
+    expect(await committedReceipts('portal-e2e-ideas-0002')).toEqual([{ status: 'committed' }]);
+  });
+
+  it('nothing reachable from the review element confirms; calling the closures it holds decides nothing', async () => {
+    const { before, invocation } = await writeRequest(
+      'ideas',
+      'portal-e2e-ideas-0003',
+      'Walked by a script.',
+    );
+    await expect.poll(() => deepFocus()).toBe('button.reject');
+
+    const found = await h.page.evaluate(async () => {
+      const element = document
+        .querySelector('diosc-app')!
+        .shadowRoot!.querySelector('diosc-review-dialog')! as HTMLElement & {
+        portal: { reviews: { claimDecider(): unknown } };
+      };
+      const root = element.shadowRoot!;
+      const button = root.querySelector<HTMLButtonElement>('button.approve')!;
+      const form = button.form!;
+      const starts: unknown[] = [element, root, ...root.querySelectorAll('*')];
+      // Everything reachable through properties (own and inherited) and Lit's template parts —
+      // including the public `portal` — without wandering into the rest of the page.
+      const seen = new Set<unknown>();
+      const functions: ((...args: unknown[]) => unknown)[] = [];
+      const suspicious: string[] = [];
+      // The third field: whether a closure found there may be called. What hangs off `portal` (the
+      // owner API, sign-out) is walked for deciders but not called: that is the owner's session,
+      // which same-origin script holds anyway (the stated limit), not a way to confirm a review.
+      const queue: [unknown, string, boolean][] = starts.map((each, i) => [each, `start${i}`, true]);
+      const portal = element.portal;
+      const isNative = (fn: unknown) => Function.prototype.toString.call(fn).includes('[native code]');
+      while (queue.length > 0 && seen.size < 50_000) {
+        const [value, path, reachedCallable] = queue.shift()!;
+        const callable = reachedCallable && value !== portal;
+        if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value))
+          continue;
+        if (value === window || value === document) continue;
+        if (value instanceof Node && !starts.includes(value)) continue;
+        seen.add(value);
+        const keys = new Set<PropertyKey>();
+        for (let at: object | null = value; at; at = Object.getPrototypeOf(at)) {
+          if (
+            at !== value &&
+            Object.hasOwn(at, 'constructor') &&
+            isNative((at as { constructor: unknown }).constructor)
+          )
+            break;
+          for (const key of Reflect.ownKeys(at)) keys.add(key);
+        }
+        const own = new Set<PropertyKey>(Reflect.ownKeys(value));
+        for (const key of keys) {
+          if (key === 'decide' || key === 'settle' || key === 'decider')
+            suspicious.push(`${path}.${String(key)}`);
+          let inner: unknown;
+          try {
+            inner = (value as Record<PropertyKey, unknown>)[key];
+          } catch {
+            continue;
+          }
+          if (callable && own.has(key) && typeof inner === 'function' && !isNative(inner))
+            functions.push(inner as (...args: unknown[]) => unknown);
+          if (inner instanceof Map || inner instanceof Set)
+            for (const [k, v] of inner instanceof Map ? inner : [...inner].entries())
+              queue.push([k, path, callable], [v, path, callable]);
+          queue.push([inner, `${path}.${String(key)}`, callable]);
+        }
+      }
+      // Call every closure the form holds with events that claim to be trusted, as an attacker would:
+      // several rounds, each event type through every function (arm, click, then submit).
+      const fake = (type: string) => ({
+        type,
+        key: 'Enter',
+        isTrusted: true,
+        submitter: button,
+        target: form,
+        currentTarget: form,
+        composedPath: () => [button],
+        preventDefault() {},
+        stopPropagation() {},
+      });
+      let called = 0;
+      for (let round = 0; round < 3; round++)
+        for (const type of ['pointerdown', 'keydown', 'click', 'submit'])
+          for (const fn of new Set(functions)) {
+            // A listener takes the event; one that takes nothing (Reject, Escape) only declines.
+            if (fn.length === 0) continue;
+            try {
+              const result = fn.call(element, fake(type), 0);
+              if (result instanceof Promise) result.catch(() => undefined);
+              called++;
+            } catch {
+              // Most functions are not listeners; what matters is what happens after.
+            }
+          }
+      await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
+      return {
+        suspicious,
+        walked: seen.size,
+        called,
+        claimed: element.portal.reviews.claimDecider(),
+        open: root.querySelector('dialog')!.open,
+      };
+    });
+    expect(found.suspicious).toEqual([]);
+    expect(found.walked).toBeGreaterThan(100);
+    // The one settling capability was handed to the form already; asking again gets nothing.
+    expect(found.claimed).toBeNull();
+    expect(found.open).toBe(true);
+    expect(agent.hasResponded(invocation)).toBe(false);
+    expect(await note('ideas')).toEqual(before);
+    expect(await committedReceipts('portal-e2e-ideas-0003')).toEqual([]);
+
+    // Still undecided: the owner's own Tab and Enter confirm it, once.
+    await h.page.keyboard.press('Tab');
+    expect(await deepFocus()).toBe('button.approve');
+    await h.page.keyboard.press('Enter');
+    expect((await agent.responded(invocation)).status).toBe('Completed');
+    expect(await note('ideas')).toMatchObject({
+      content: 'Walked by a script.',
+      version: before.version + 1,
+    });
+    expect(await committedReceipts('portal-e2e-ideas-0003')).toEqual([{ status: 'committed' }]);
+  });
+
   it('lists the calls in the activity log with tool, collection, outcome and request ID', async () => {
     await h.page.locator('diosc-activity-log td', { hasText: 'portal-e2e-groceries-0001' }).waitFor();
     const log = (await h.page.locator('diosc-activity-log table').textContent()) ?? '';

@@ -1,4 +1,5 @@
 import { ApprovalGuard } from '@diosc/kit/approval-guard';
+import { FocusOrigin } from '@diosc/kit/focus-origin';
 import { html, LitElement, nothing } from 'lit';
 import type { Portal } from '../app/portal.js';
 import { formatTime, I18nController, t } from '../i18n/i18n.js';
@@ -14,6 +15,12 @@ import type { PendingReview, ReviewDecider } from './review-provider.js';
  * collection, item and effects from the provider's frozen receipt (kept in a private field, not a
  * public property), and approves only through `ApprovalGuard`. It never holds the pending promise:
  * it holds the one `ReviewDecider` the provider hands out, and settles by review id.
+ *
+ * A key press approves only if it began on an Approve button that the owner (Tab, pointer) or the
+ * form's opening focused — not one a page script focused (the kit's `FocusOrigin`). The listeners
+ * that lead to a decision are added with `addEventListener`, not template bindings, so nothing a
+ * page script can walk (the element, its open shadow root, Lit's template parts) holds a function
+ * that decides.
  */
 export class ReviewDialog extends LitElement {
   static override properties = { portal: { attribute: false }, refusal: { state: true } };
@@ -24,6 +31,8 @@ export class ReviewDialog extends LitElement {
   #decider: ReviewDecider | null = null;
   #deciding = false;
   readonly #guard = new ApprovalGuard();
+  readonly #focus = new FocusOrigin();
+  readonly #wired = new WeakSet<Element>();
   #unsubscribe: (() => void) | null = null;
 
   constructor() {
@@ -54,18 +63,61 @@ export class ReviewDialog extends LitElement {
     const previous = this.#review;
     this.#review = review;
     this.#guard.reset();
+    this.#focus.reset();
     this.refusal = false;
     this.requestUpdate();
     await this.updateComplete;
     const dialog = this.#dialog();
     if (!dialog) return;
-    if (review && !dialog.open) openModal(dialog, dialog.querySelector<HTMLButtonElement>('.reject'));
+    if (review && !dialog.open) {
+      openModal(dialog, null);
+      const reject = dialog.querySelector<HTMLButtonElement>('.reject');
+      if (reject) this.#focus.place(reject);
+    }
     if (!review && dialog.open) {
       dialog.close();
       // Settled elsewhere (cancelled by the agent, sign-out, a selection change): say so.
       if (previous && !this.#deciding) this.portal.toasts.show('info', t('review.withdrawn'));
     }
     this.#deciding = false;
+  }
+
+  override updated(): void {
+    const dialog = this.#dialog();
+    if (dialog) this.#wire(dialog);
+  }
+
+  /** Adds the listeners that can lead to a decision, once per element (see the class comment). */
+  #wire(dialog: HTMLDialogElement): void {
+    const once = (element: Element | null, wire: (element: Element) => void) => {
+      if (!element || this.#wired.has(element)) return;
+      this.#wired.add(element);
+      wire(element);
+    };
+    const id = () => this.#review?.id ?? -1;
+    once(dialog, () => {
+      dialog.addEventListener('keydown', (event) => this.#focus.keydown(event), true);
+      dialog.addEventListener('keyup', (event) => this.#focus.keyup(event), true);
+      dialog.addEventListener('pointerdown', (event) => this.#focus.pointerdown(event), true);
+      dialog.addEventListener('pointerup', () => this.#focus.pointerup(), true);
+      dialog.addEventListener('focusin', (event) => this.#focus.focusin(event));
+      dialog.addEventListener('cancel', () => this.#decide('reject'));
+    });
+    once(dialog.querySelector('form'), (form) =>
+      form.addEventListener('submit', (event) => this.#submit(event as SubmitEvent)),
+    );
+    once(dialog.querySelector('button.reject'), (button) =>
+      button.addEventListener('click', () => this.#decide('reject')),
+    );
+    once(dialog.querySelector('button.approve'), (button) => {
+      button.addEventListener('pointerdown', (event) => this.#guard.input(event, id()));
+      button.addEventListener('keydown', (event) => {
+        // The press must begin here, on focus the owner or the opening put here.
+        if ((event as KeyboardEvent).repeat || !this.#focus.placedOn(button)) return;
+        this.#guard.input(event, id());
+      });
+      button.addEventListener('click', (event) => this.#guard.click(event, id()));
+    });
   }
 
   #decide(decision: 'accept' | 'reject'): void {
@@ -93,7 +145,6 @@ export class ReviewDialog extends LitElement {
     return html`<dialog
       aria-labelledby="review-title"
       aria-describedby="review-summary"
-      @cancel=${() => this.#decide('reject')}
     >
       ${review ? this.#body(review) : nothing}
     </dialog>`;
@@ -102,8 +153,7 @@ export class ReviewDialog extends LitElement {
   #body(review: PendingReview) {
     const { receipt } = review;
     const { effects } = receipt;
-    const id = review.id;
-    return html`<form @submit=${this.#submit}>
+    return html`<form>
       <div class="dialog-body">
         <div class="row">
           <span class="shield">${icons.shield}</span>
@@ -133,14 +183,8 @@ export class ReviewDialog extends LitElement {
         ${this.refusal ? html`<p class="notice error mt" role="alert">${t('review.needsRealInput')}</p>` : nothing}
       </div>
       <div class="dialog-actions">
-        <button type="button" class="reject" @click=${() => this.#decide('reject')}>${t('review.reject')}</button>
-        <button
-          type="submit"
-          class="approve primary"
-          @pointerdown=${(event: Event) => this.#guard.input(event, id)}
-          @keydown=${(event: Event) => this.#guard.input(event, id)}
-          @click=${(event: Event) => this.#guard.click(event, id)}
-        >
+        <button type="button" class="reject">${t('review.reject')}</button>
+        <button type="submit" class="approve primary">
           ${t(effects.action === 'delete' ? 'review.approveDelete' : 'review.approve')}
         </button>
       </div>
