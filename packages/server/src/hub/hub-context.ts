@@ -59,7 +59,8 @@ export interface HubOptions {
   /** How long a runner holds a turn's lease between renewals (default 60 s; crash tests shorten it). */
   turnLeaseMs?: number;
   /**
-   * How often an open event stream reads the log without being woken (default 2 s on SQLite; on
+   * How often the log watch looks for events no signal announced, for all open streams at once
+   * (default 2 s on SQLite, where a look with no commit since the last reads nothing; on
    * PostgreSQL, where other instances' appends arrive by `NOTIFY`, 10 s, only for lost signals).
    */
   eventPollMs?: number;

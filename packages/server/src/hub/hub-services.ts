@@ -37,7 +37,7 @@ export interface HubServices extends HubTransaction {
   bus: EventBus;
   /** Hints to and from the other instances over the same store (PostgreSQL `NOTIFY`). */
   signals: HubSignals;
-  /** How often an open stream reads the log unwoken (lost signals, appends nobody announced). */
+  /** How often the log watch looks for appends nobody announced (lost signals), for all streams. */
   eventPollMs: number;
   turnLeaseMs: number;
   hold?: HubHold;

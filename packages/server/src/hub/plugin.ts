@@ -8,6 +8,7 @@ import { startPeriodic } from '../periodic.js';
 import { listenToOtherInstances } from './cluster/listen.js';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { eventsRoute } from './events/events-route.js';
+import { createLogWatch } from './events/log-watch.js';
 import { downloadRoute } from './files/download-route.js';
 import { uploadRoute } from './files/upload-route.js';
 import type { HubOptions } from './hub-context.js';
@@ -41,6 +42,10 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     intervalMs: options.filePruneIntervalMs ?? HOUR_MS,
     onError: (error) => app.log.warn({ err: error }, 'file pruning failed'),
   });
+  const stopLogWatch = startPeriodic(createLogWatch(hub.events, hub.bus, app.diosc.store.dataVersion), {
+    intervalMs: hub.eventPollMs,
+    onError: (error) => app.log.warn({ err: error }, 'looking at the event log failed'),
+  });
   const stopRatePruner =
     app.diosc.store.dialect === 'postgres'
       ? startPeriodic(() => pruneRateWindows(app.diosc.store.db), {
@@ -51,6 +56,7 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
   app.addHook('onClose', async () => {
     stopSweeper();
     stopPruner();
+    stopLogWatch();
     stopRatePruner();
     await runner.drain();
     unlisten();

@@ -70,6 +70,18 @@ export function createEventLog(db: Kysely<Database>, clock: Clock, bus: EventBus
       return rows.map(toEvent);
     },
 
+    /** The newest event id of each of these conversations that has any event. */
+    async newestOf(conversationIds: readonly string[]): Promise<Map<string, number>> {
+      if (conversationIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('hub_events')
+        .select((eb) => ['conversation_id', eb.fn.max('id').as('newest')])
+        .where('conversation_id', 'in', conversationIds)
+        .groupBy('conversation_id')
+        .execute();
+      return new Map(rows.map((row) => [row.conversation_id, Number(row.newest)]));
+    },
+
     async lastId(conversationId: string): Promise<number> {
       const row = await db
         .selectFrom('hub_events')

@@ -30,7 +30,7 @@ async function checkResumePoint(hub: HubServices, conversationId: string, cursor
  * `GET /conversations/:id/events`: the conversation's log as Server-Sent Events. It starts after
  * `Last-Event-ID` (or `?after=`), reads the store until it has caught up, then waits on the bus —
  * and reads the store again on every wake-up, so the stream never depends on a message held only
- * in memory. `reply.sse.send` waits for the socket to drain (back-pressure); the plugin sends
+ * in memory. What no signal announced reaches it through the hub's one log watch (log-watch.ts). `reply.sse.send` waits for the socket to drain (back-pressure); the plugin sends
  * heartbeat comments.
  */
 export function eventsRoute(hub: HubServices): FastifyPluginAsync {
@@ -59,13 +59,6 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
           else pending = true;
           wake?.();
         });
-        // A poll of the log covers what no signal announced (a dropped `NOTIFY`, two processes on
-        // one SQLite file), so the stream never depends on a notification.
-        const poll = setInterval(() => {
-          pending = true;
-          wake?.();
-        }, hub.eventPollMs);
-        poll.unref();
         let open = true;
         // A stream with nothing to say ends after `streamIdleMs` (its slot under the visitor caps
         // comes back); the kit reconnects with `Last-Event-ID`, so nothing is missed.
@@ -113,7 +106,6 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
           }
         } finally {
           clearTimeout(idle);
-          clearInterval(poll);
           unsubscribe();
         }
       },
