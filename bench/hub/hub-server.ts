@@ -57,6 +57,16 @@ const app = await buildApp({
   store: { ...store, db: store.db.withPlugin(countStatements) },
   logger: false,
   hub: { scriptedModels: { bench: model } },
+  // This process plays thousands of visitors from one address, several hundred conversations per
+  // visitor session: the caps that keep one stranger from taking every connection would refuse it.
+  http: {
+    maxConnections: 8_192,
+    maxConnectionsPerAddress: 8_192,
+    visitorStreamsPerSession: 8_192,
+    visitorStreamsPerAddress: 8_192,
+    visitorRequestsPerSession: 8_192,
+    visitorRequestsPerAddress: 8_192,
+  },
 });
 await serveBenchHub(app, accountId, ASSISTANT);
 const hub = app.diosc.hub!;

@@ -13,7 +13,7 @@ import { HubClient } from './hub-client.js';
 import { pool } from './pool.js';
 import { type Resumed, resumeSample } from './resume.js';
 import { type Percentiles, percentiles } from './stats.js';
-import { bareStreamCost } from './stream-cost.js';
+import { bareStreamCost, type IdleCost, idleCost } from './stream-cost.js';
 import {
   answerAll,
   CONCURRENCY,
@@ -28,6 +28,8 @@ const WARM_TURNS = 5;
 const VIEW_PROBES = 50;
 /** Messages per visitor session stay under the assistant's per-minute cap (1,000). */
 const PER_SESSION = 500;
+/** How long the open streams sit idle while the hub's (and then the echo's) CPU is read. */
+const IDLE_SECONDS = 10;
 
 type PerItem = { heapUsed: number; external: number; rss: number };
 
@@ -41,6 +43,8 @@ export interface MemoryResult {
   perStream: PerItem;
   /** The same streams held by the bare node:http echo: what any open stream costs. */
   perBareStream: PerItem;
+  /** The open streams left idle (their turns waiting): the hub's CPU and statements, and the echo's CPU. */
+  idle: { ours: IdleCost; bare: IdleCost };
   resumed: Resumed;
   /** GET /conversations/:id, one at a time: with only the warm-up in the store, and with N turns. */
   view: { empty: Percentiles; full: Percentiles };
@@ -97,7 +101,9 @@ export async function measureMemory(turns: number, streams: number, sample: numb
     const open = visits.slice(0, streams).map(({ client, conversation }) => client.stream(conversation));
     await Promise.all(open.map((stream) => stream.ready));
     const withStreams = await hub.ask<Measured>({ type: 'measure' });
+    const idleOurs = await idleCost(hub, IDLE_SECONDS);
     for (const stream of open) stream.close();
+    const bare = await bareStreamCost(streams, IDLE_SECONDS);
 
     const after = await resumeSample(hub, dir, visits, sample);
     hub = after.hub;
@@ -108,7 +114,8 @@ export async function measureMemory(turns: number, streams: number, sample: numb
       perTurn: { ...per(convs, waiting, turns), store: (waiting.storeBytes - convs.storeBytes) / turns },
       perConversation: { ...per(base, convs, turns), store: (convs.storeBytes - base.storeBytes) / turns },
       perStream: per(waiting, withStreams, streams),
-      perBareStream: await bareStreamCost(streams),
+      perBareStream: bare.perStream,
+      idle: { ours: idleOurs, bare: bare.idle },
       resumed: after.resumed,
       view: { empty: percentiles(emptyViews), full: percentiles(fullViews) },
       setupSeconds,

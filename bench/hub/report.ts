@@ -26,10 +26,12 @@ export interface Goal {
 const BYTES_GOAL = 400;
 const ADDED_P50_GOAL_MS = 5;
 const PER_TURN_GOAL_BYTES = 5 * 1024;
+const IDLE_STREAMS_GOAL_SHARE = 0.02;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const ms = (value: number) => value.toFixed(2);
+const share = (value: number) => `${(value * 100).toFixed(2)} %`;
 
 export function goals(report: HubReport): Goal[] {
   const ours = report.bytes.conversations.flatMap((row) => row.ours.map((turn) => turn.result));
@@ -58,6 +60,11 @@ export function goals(report: HubReport): Goal[] {
       goal: `${memory.turns.toLocaleString('en')} turns waiting on interrupts: ≤ 5 KB each (heap + external), all resumable`,
       measured: `${kb(perTurn)} per turn; ${memory.resumed.finished}/${sample} sampled turns finished (${memory.resumed.afterRestart} after a restart), ${memory.resumed.stillWaiting} still waiting`,
       met: perTurn <= PER_TURN_GOAL_BYTES && resumed,
+    },
+    {
+      goal: `${memory.streams.toLocaleString('en')} idle event streams ≤ ${share(IDLE_STREAMS_GOAL_SHARE)} of a core (issue 28)`,
+      measured: `${share(memory.idle.ours.cpuShare)} of a core, ${memory.idle.ours.statements} SQL statements in ${memory.idle.ours.seconds.toFixed(0)} s (bare echo holding as many: ${share(memory.idle.bare.cpuShare)})`,
+      met: memory.idle.ours.cpuShare <= IDLE_STREAMS_GOAL_SHARE,
     },
   ];
 }
@@ -169,6 +176,8 @@ function memorySection(report: HubReport): string[] {
     per(`open SSE stream (a visitor still on the page), / ${m.streams}`, m.perStream),
     per(`baseline: open SSE stream on the bare node:http echo, / ${m.streams}`, m.perBareStream),
     '',
+    `**Idle streams**: with the ${m.streams.toLocaleString('en')} streams open and their turns waiting, nobody asked the hub anything for ${m.idle.ours.seconds.toFixed(0)} s: it used ${share(m.idle.ours.cpuShare)} of a core and ran ${m.idle.ours.statements} SQL statements, those of its 1-second sweep for overdue deadlines and orphaned turns (its one log watch reads the log only after a commit). The bare echo holding as many streams for as long: ${share(m.idle.bare.cpuShare)} of a core.`,
+    '',
     `RSS is shown for honesty but is noisy after a burst of requests (allocator slack); the goal is judged on heap + external. Setting up took ${m.setupSeconds.toFixed(0)} s.`,
     '',
     `**Resumability**: ${m.resumed.live} random waiting turns answered in that process, then the process was stopped and a new one started on the same store (${m.resumed.waitingAfterRestart.toLocaleString('en')} turns still waiting when it came up), and ${m.resumed.afterRestart} more answered there — each the way a reloaded kit does it (\`GET /conversations/:id\` → its pending interrupt → answer). Finished with the scripted reply: **${m.resumed.finished}/${m.resumed.live + m.resumed.afterRestart}**, failed: ${m.resumed.failed}, left waiting: ${m.resumed.stillWaiting.toLocaleString('en')} (${m.resumed.seconds.toFixed(0)} s).`,
@@ -186,7 +195,7 @@ export function renderMarkdown(report: HubReport): string {
     '',
     `${machine.cpus} CPUs (${machine.cpu}), Node ${machine.node}; load average ${load(machine.loadavg.before)} before, ${load(machine.loadavg.after)} after (the machine is shared). ${report.seconds.toFixed(0)} s in all. Every number below has its baseline measured in this same run.`,
     '',
-    '| goal (issue 11) | measured | met |',
+    '| goal (issues 11, 28) | measured | met |',
     '|---|---|:-:|',
     ...goals(report).map((goal) => `| ${goal.goal} | ${goal.measured} | ${goal.met ? 'yes' : '**no**'} |`),
     '',
