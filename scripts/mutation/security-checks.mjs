@@ -27,7 +27,7 @@ export const SECURITY_CHECKS = [
     ],
   },
   { name: 'trusted-input guard', files: ['packages/kit/src/consensus/approval-guard.ts'] },
-  // The hub's guards (the hub-guards target).
+  // The hub's guards (the hub-outbound, hub-visitors, hub-decisions, hub-events, hub-files targets).
   {
     name: 'outbound guard',
     files: [
