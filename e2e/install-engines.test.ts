@@ -26,10 +26,12 @@ describe('a clean install on the oldest Node we promise', () => {
   it('installs only packages whose engines accept it', () => {
     expect(promised.version).toMatch(/^20\./);
     expect(locked.length).toBeGreaterThan(100);
+    const nodeRange = (entry: LockedPackage) =>
+      Array.isArray(entry.engines) ? undefined : entry.engines?.node;
     const refusing = locked
-      .filter(([path, entry]) => path !== '' && !Array.isArray(entry.engines) && entry.engines?.node)
-      .filter(([, entry]) => !semver.satisfies(promised, entry.engines!.node!))
-      .map(([path, entry]) => `${path}@${entry.version}: node ${entry.engines!.node}`);
+      .filter(([path, entry]) => path !== '' && nodeRange(entry) !== undefined)
+      .filter(([, entry]) => !semver.satisfies(promised, nodeRange(entry)!))
+      .map(([path, entry]) => `${path}@${entry.version}: node ${nodeRange(entry)}`);
     expect(refusing).toEqual([]);
   });
 });

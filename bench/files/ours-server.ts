@@ -4,12 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../../packages/server/src/app.js';
-import { systemClock } from '../../packages/server/src/clock.js';
-import { loadConfig } from '../../packages/server/src/config.js';
-import { ensureOwner } from '../../packages/server/src/first-run.js';
-import { createAssistant } from '../../packages/server/src/hub/assistants/assistant-admin.js';
-import { openStore } from '../../packages/server/src/store/dialect.js';
+import { buildApp, ensureOwner, loadConfig, openStore, systemClock } from '@diosc/server';
+import { createAssistant } from '@diosc/server/testing';
 import { addMemoryProbe } from './memory-probe.js';
 
 const ORIGIN = 'http://bench.localhost';

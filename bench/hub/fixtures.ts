@@ -1,5 +1,5 @@
 // What both sides of every hub benchmark exchange, so ours and the baselines carry the same payloads.
-import type { Script, ScriptedCall } from '../../packages/server/src/hub/model/scripted/scripted-model.js';
+import type { Script, ScriptedCall } from '@diosc/server/scripted';
 
 /** The origin of the page that embeds the widget (any exact origin the assistant allows). */
 export const PAGE_ORIGIN = 'http://shop.localhost:4173';

@@ -7,13 +7,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { buildApp, ensureOwner, loadConfig, openStore, systemClock } from '@diosc/server';
+import { createScriptedModel } from '@diosc/server/scripted';
 import type { KyselyPlugin } from 'kysely';
-import { buildApp } from '../../packages/server/src/app.js';
-import { systemClock } from '../../packages/server/src/clock.js';
-import { loadConfig } from '../../packages/server/src/config.js';
-import { ensureOwner } from '../../packages/server/src/first-run.js';
-import { createScriptedModel } from '../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { openStore } from '../../packages/server/src/store/dialect.js';
 import { roundTripScript } from './fixtures.js';
 import { serveBenchHub } from './serve-bench-hub.js';
 

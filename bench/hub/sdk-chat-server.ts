@@ -3,9 +3,9 @@
 // stream — with `read_page` as a client-side tool (no `execute`) and the same scripted model as
 // our hub. Plain node:http. Prints { url }.
 import { createServer } from 'node:http';
+import { createScriptedModel } from '@diosc/server/scripted';
+import { BUILT_IN_BROWSER_TOOLS } from '@diosc/server/testing';
 import { convertToModelMessages, jsonSchema, streamText, tool, type UIMessage } from 'ai';
-import { createScriptedModel } from '../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { BUILT_IN_BROWSER_TOOLS } from '../../packages/server/src/hub/turns/built-in-tools.js';
 import { roundTripScript, TOOL } from './fixtures.js';
 
 const model = createScriptedModel(roundTripScript(1), { modelId: 'scripted-bench' });

@@ -1,5 +1,5 @@
+import { createAssistant } from '@diosc/server/testing';
 import type { FastifyInstance } from 'fastify';
-import { createAssistant } from '../../packages/server/src/hub/assistants/assistant-admin.js';
 import { PAGE_ORIGIN } from './fixtures.js';
 
 /**

@@ -1,7 +1,8 @@
 // Before reconciling, the streams must have received what the log holds (an operation that failed
 // may still have had events on their way). Waits a bounded time; reconciliation then judges.
+
+import type { Database } from '@diosc/server/testing';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../packages/server/src/store/schema.js';
 
 export async function streamsCaughtUp(
   db: Kysely<Database>,

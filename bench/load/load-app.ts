@@ -3,8 +3,8 @@
 // account grant writes to it under Consensus. Used by the bench's server process and by the smoke
 // test in npm test, so both run the same thing.
 import type { Script, ScriptedCall } from '@diosc/server/testing';
+import { createAssistant } from '@diosc/server/testing';
 import type { FastifyInstance } from 'fastify';
-import { createAssistant } from '../../packages/server/src/hub/assistants/assistant-admin.js';
 
 export const PAGE_ORIGIN = 'http://shop.localhost:4173';
 export const COLLECTION = 'notes';

@@ -2,8 +2,9 @@
 // must hold there — an acknowledged write has its committed receipt and its item, an accepted
 // interrupt answer was the one answer of a call that is done, every acknowledged turn finished
 // with one start and one end, every stream saw exactly the log, every upload is complete.
+
+import type { Database } from '@diosc/server/testing';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../packages/server/src/store/schema.js';
 import type { Ledger } from './ledger.js';
 import { COLLECTION } from './load-app.js';
 

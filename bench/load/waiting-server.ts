@@ -3,12 +3,8 @@
 // and the assistant; the second finds them. One browser round trip per turn (the hub bench's
 // script). Prints { url, publishableKey }; over IPC answers { type: 'counts' }; SIGTERM stops it.
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { buildApp } from '../../packages/server/src/app.js';
-import { systemClock } from '../../packages/server/src/clock.js';
-import { loadConfig } from '../../packages/server/src/config.js';
-import { ensureOwner } from '../../packages/server/src/first-run.js';
-import { createScriptedModel } from '../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { openStore } from '../../packages/server/src/store/dialect.js';
+import { buildApp, ensureOwner, loadConfig, openStore, systemClock } from '@diosc/server';
+import { createScriptedModel } from '@diosc/server/scripted';
 import { roundTripScript } from '../hub/fixtures.js';
 import { serveBenchHub } from '../hub/serve-bench-hub.js';
 

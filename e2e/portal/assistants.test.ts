@@ -2,13 +2,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeKitDist } from '@diosc/kit/build';
+import { createScriptedModel, type ScriptedCall, type ScriptedStep } from '@diosc/server/scripted';
 import type { Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createScriptedModel,
-  type ScriptedCall,
-  type ScriptedStep,
-} from '../../packages/server/src/hub/model/scripted/scripted-model.js';
 import { startEmbedSite } from './support/embed-site.js';
 import { focused } from './support/focus.js';
 import { type PortalHarness, screenshot, signIn, startPortal } from './support/portal-harness.js';

@@ -1,14 +1,11 @@
 import { fileURLToPath } from 'node:url';
+import type { ScriptedCall, ScriptedStep } from '@diosc/server/scripted';
 import {
   NORTHWIND_MODEL_ID,
   NORTHWIND_PHRASES,
   northwindScript,
 } from '../../examples/northwind/demo/northwind-script.js';
 import { PLYNTH_MODEL_ID, PLYNTH_PHRASES, plynthScript } from '../../examples/plynth/demo/plynth-script.js';
-import type {
-  ScriptedCall,
-  ScriptedStep,
-} from '../../packages/server/src/hub/model/scripted/scripted-model.js';
 
 /** What the runner and the end-to-end tests need to know about one worked example. */
 export interface ExampleDefinition {

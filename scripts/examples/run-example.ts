@@ -1,16 +1,9 @@
 // `npm run example -- northwind|plynth` (after scripts/example.mjs built it): the hub and the
 // example on two origins, the example's assistant created or updated, the URL printed.
 import { join } from 'node:path';
-import { buildApp } from '../../packages/server/src/app.js';
-import { systemClock } from '../../packages/server/src/clock.js';
-import { loadConfig } from '../../packages/server/src/config.js';
-import { ensureOwner } from '../../packages/server/src/first-run.js';
-import {
-  createAssistant,
-  updateAssistant,
-} from '../../packages/server/src/hub/assistants/assistant-admin.js';
-import { createScriptedModel } from '../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { openStore } from '../../packages/server/src/store/dialect.js';
+import { buildApp, ensureOwner, loadConfig, openStore, systemClock } from '@diosc/server';
+import { createScriptedModel } from '@diosc/server/scripted';
+import { createAssistant, updateAssistant } from '@diosc/server/testing';
 import { exampleAssistantInput, hasRealModel } from './example-assistant.js';
 import { buildExampleSite } from './example-site.js';
 import { EXAMPLES, isExampleName } from './examples.js';

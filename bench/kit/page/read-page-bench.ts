@@ -1,5 +1,5 @@
 // The read_page bench page: the kit's own visibleText() against innerText on generated pages.
-import { visibleText } from '../../../packages/kit/src/tools/read-page.js';
+import { visibleText } from '@diosc/kit/read-page';
 
 export const MARKERS = [
   'HIDDEN-DISPLAY',

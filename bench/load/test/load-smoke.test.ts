@@ -1,6 +1,6 @@
+import { createScriptedModel } from '@diosc/server/scripted';
 import { OWNER_PASSWORD, startTestServer, type TestServer } from '@diosc/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModel } from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
 import { streamsCaughtUp } from '../catch-up.js';
 import type { Ledger } from '../ledger.js';
 import { loadScript, prepareLoadApp } from '../load-app.js';

@@ -2,18 +2,17 @@ import { rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TestServer } from '@diosc/server/testing';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build } from 'vite';
-import { createAssistant } from '../../../packages/server/src/hub/assistants/assistant-admin.js';
-import type { AssistantRecord } from '../../../packages/server/src/hub/assistants/assistants.js';
 import {
   createScriptedModel,
   type ScriptedCall,
   type ScriptedModel,
   type ScriptedStep,
-} from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
+} from '@diosc/server/scripted';
+import type { AssistantRecord } from '@diosc/server/testing';
+import { createAssistant, startTestServer, type TestServer } from '@diosc/server/testing';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build } from 'vite';
 import { exampleAssistantInput } from '../../../scripts/examples/example-assistant.js';
 import { buildExampleSite } from '../../../scripts/examples/example-site.js';
 import { EXAMPLES } from '../../../scripts/examples/examples.js';

@@ -1,8 +1,5 @@
-import type {
-  ScriptedCall,
-  ScriptedStep,
-} from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { readTurn, type TurnSoFar } from '../../../packages/server/src/hub/model/scripted/turn-reader.js';
+import type { ScriptedCall, ScriptedStep } from '@diosc/server/scripted';
+import { readTurn, type TurnSoFar } from '@diosc/server/scripted';
 
 export const NORTHWIND_MODEL_ID = 'northwind';
 

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { checkNavigationPath, parseAssistantInput } from '@diosc/server/testing';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseAssistantInput } from '../../../packages/server/src/hub/assistants/assistant-schema.js';
-import { checkNavigationPath } from '../../../packages/server/src/hub/sitemap/sitemap.js';
 import { ROUTES } from '../src/app/routes.js';
 import { findProducts } from '../src/store/catalog.js';
 import { PRODUCTS } from '../src/store/products.js';

@@ -1,6 +1,6 @@
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+import type { ScriptedStep } from '@diosc/server/scripted';
 import { describe, expect, it } from 'vitest';
-import type { ScriptedStep } from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
 import { northwindScript } from '../demo/northwind-script.js';
 
 const TOOLS = ['navigate', 'read_page', 'highlight_row', 'add_to_cart'];

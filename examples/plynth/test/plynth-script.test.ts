@@ -1,8 +1,8 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { ScriptedStep } from '@diosc/server/scripted';
+import { renderSnapshot } from '@diosc/server/testing';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import type { ScriptedStep } from '../../../packages/server/src/hub/model/scripted/scripted-model.js';
-import { renderSnapshot } from '../../../packages/server/src/hub/turns/prompt.js';
 import { plynthScript } from '../demo/plynth-script.js';
 import { diagramAdapter } from '../src/assistant/diagram-adapter.js';
 import { createDocumentStore } from '../src/documents/document-store.js';

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseAssistantInput } from '@diosc/server/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAssistantInput } from '../../../packages/server/src/hub/assistants/assistant-schema.js';
 import { exampleAssistantInput, hasRealModel } from '../example-assistant.js';
 import { buildExampleSite } from '../example-site.js';
 import { EXAMPLES } from '../examples.js';
