@@ -53,7 +53,35 @@ describeOnDialects('the event stream', () => {
     ).catch(() => undefined);
     expect(replay?.headers.get('content-type')).toContain('text/event-stream');
     expect(replay?.headers.get('cache-control')).toBe('no-store');
+    // A proxy in front (nginx) must not hold events back to fill a buffer.
+    expect(replay?.headers.get('x-accel-buffering')).toBe('no');
     await replay?.body?.cancel();
+  });
+
+  it('hears this process’s own appends with no look at the log, in order, and lets go of the conversation on close', async () => {
+    // The log watch never runs here: every event must come from the bus or the stream's own reads.
+    server = await startHubServer({
+      script: [
+        { text: 'Reading.', toolCalls: [{ toolName: 'read_page', input: {} }] },
+        { text: 'Read it all.' },
+      ],
+      hub: { eventPollMs: 3_600_000 },
+    });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, { text: 'Read it', registry: { tools: ['read_page'], intents: [] } });
+    const { interrupt } = await stream.until('interrupt', () => true, 10_000);
+    await client.answer(interrupt.id, { result: { content: 'page' } });
+    await stream.until('message', (event) => event.message.text.includes('Read it all.'), 10_000);
+    await stream.until('turn.done', () => true, 10_000);
+    const ids = stream.events.map((event) => event.id);
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, index) => index + 1));
+    const bus = server.app.diosc.hub!.services.bus;
+    expect(bus.watched()).toEqual([conversation]);
+    stream.close();
+    for (let tries = 0; bus.watched().length > 0 && tries < 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(bus.watched()).toEqual([]);
   });
 
   it('delivers an event this process was never told about (written by another instance) from the log', async () => {

@@ -83,6 +83,13 @@ describe.each(DIALECTS)('the log watch ($name)', (dialect) => {
     await look();
     expect(log.statements).toEqual([500, 500, 200]);
     expect([...woken]).toEqual([ids[1_199]]);
+
+    // Exactly two statements' worth: no third, empty one.
+    const even = createEventBus();
+    for (const id of ids.slice(0, 1_000)) even.subscribe(id, () => {});
+    log.statements.length = 0;
+    await createLogWatch(log, even, store.dataVersion)();
+    expect(log.statements).toEqual([500, 500]);
   });
 });
 
@@ -107,6 +114,16 @@ describe('the log watch on SQLite’s change counter', () => {
     expect(woken).toEqual([ids[0]]);
     await look();
     expect(log.statements).toHaveLength(2);
+  });
+
+  it('without a change counter (PostgreSQL), looks on every interval', async () => {
+    const { store, ids } = await setup({ name: 'sqlite' }, 1);
+    const bus = createEventBus();
+    const log = counted(createEventLog(store.db, { now: () => Date.now() }, bus));
+    bus.subscribe(ids[0]!, () => {});
+    const look = createLogWatch(log, bus);
+    for (let index = 0; index < 3; index++) await look();
+    expect(log.statements).toEqual([1, 1, 1]);
   });
 
   it('looks at nothing when no stream is open', async () => {
