@@ -48,4 +48,59 @@ describe('the secret redactor', () => {
       ).sort(),
     ).toEqual(['a-key', 'i-secret', 'm-a', 'm-b', 'o-key', 'p-key']);
   });
+
+  it('leaves out the secrets an assistant does not have', () => {
+    expect(assistantSecretValues({})).toEqual([]);
+    expect(assistantSecretValues({ mcpTokens: { a: 'm-a' } }, { OPENAI_API_KEY: undefined })).toEqual([
+      'm-a',
+    ]);
+  });
+
+  it('searches a secret from six characters, and for its trimmed form, never for blanks around a short one', () => {
+    expect(createSecretRedactor(['abc123']).text('x abc123 y')).toBe('x [redacted] y');
+    expect(createSecretRedactor([' padded-secret \n']).text('got padded-secret.')).toBe('got [redacted].');
+    // Six characters only with its blanks: three that matter, too short to search for.
+    expect(createSecretRedactor(['  abc ']).text('x  abc y')).toBe('x  abc y');
+  });
+
+  it('finds base64 with its padding cut off, whatever the padding was', () => {
+    // Its base64 has `+`/`/` (so it differs from base64url) and ends in "==".
+    const secret = 'k~~~~~~~~~~~~~~~~~~~~~~~?';
+    const padded = Buffer.from(secret).toString('base64');
+    expect(padded).toMatch(/[+/].*==$/);
+    const bare = padded.replace(/=+$/, '');
+    expect(createSecretRedactor([secret]).text(`echo:${bare}!`)).toBe('echo:[redacted]!');
+  });
+
+  it('removes a secret that holds another whole, not leaving the outer one’s ends', () => {
+    const redactor = createSecretRedactor(['inner-123', 'outer-inner-123-outer']);
+    expect(redactor.text('[outer-inner-123-outer]')).toBe('[[redacted]]');
+    const reversed = createSecretRedactor(['outer-inner-123-outer', 'inner-123']);
+    expect(reversed.text('[outer-inner-123-outer] and inner-123')).toBe('[[redacted]] and [redacted]');
+  });
+
+  it('cuts a value nested deeper than 32 levels instead of walking it', () => {
+    let nested: unknown = 'abc123 leaf';
+    for (let level = 0; level < 40; level++) nested = [nested];
+    let walked = createSecretRedactor(['abc123']).value(nested);
+    let depth = 0;
+    while (Array.isArray(walked)) {
+      walked = walked[0];
+      depth++;
+    }
+    expect(depth).toBe(32);
+    expect(walked).toBeNull();
+    let shallow: unknown = 'abc123 leaf';
+    for (let level = 0; level < 31; level++) shallow = { k: shallow };
+    let inside = createSecretRedactor(['abc123']).value(shallow) as { k: unknown } | string;
+    while (typeof inside === 'object') inside = inside.k as { k: unknown } | string;
+    expect(inside).toBe('[redacted] leaf');
+  });
+
+  it('redacts a thrown string and any other thrown value as text', () => {
+    const redactor = createSecretRedactor(['abc123']);
+    expect(redactor.error('abc123 failed')).toBe('[redacted] failed');
+    expect(redactor.error({ toString: () => 'object abc123' })).toBe('object [redacted]');
+    expect(redactor.error(42)).toBe('42');
+  });
 });
