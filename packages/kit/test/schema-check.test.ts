@@ -161,4 +161,41 @@ describe('checkSchema', () => {
     refused(schema, { list: [{ n: 1 }, { n: 4 }] }, /^arguments\.list\[1\]\.n must be ≤ 3$/);
     expect(checkSchema({ type: 'string' }, 1, 'value')).toBe('value must be string');
   });
+
+  it('dependencies: a list of names each required with the key, a schema checked against the whole object', () => {
+    const names = { dependencies: { a: ['b', 'c'] } };
+    ok(names, { a: 1, b: 1, c: 1 });
+    ok(names, { b: 1 });
+    refused(names, { a: 1, b: 1 }, /^arguments\.c is required with a$/);
+    // A dependency that holds does not end the check: the keys after it are still checked.
+    const then = { properties: { b: { type: 'string' } }, dependencies: { a: { required: [] } } };
+    ok(then, { a: 1, b: 'x' });
+    refused(then, { a: 1, b: 2 }, /^arguments\.b must be string$/);
+  });
+
+  it('additionalProperties applies only to keys no property or pattern claims', () => {
+    ok({ properties: { a: {} }, additionalProperties: false }, { a: 1 });
+    ok({ patternProperties: { '^x': {} }, additionalProperties: false }, { x1: 1 });
+    refused(
+      { patternProperties: { '^x': {} }, additionalProperties: false },
+      { y: 1 },
+      /^arguments\.y is not allowed$/,
+    );
+  });
+
+  it('a false subschema refuses wherever it sits', () => {
+    refused({ items: false }, [1], /^arguments\[0\] is not allowed$/);
+    ok({ items: false }, []);
+    refused({ allOf: [true, false] }, 1, /^arguments is not allowed$/);
+  });
+
+  it('const and enum compare JSON values whole: arrays item by item, objects key by key, never one for the other', () => {
+    refused({ const: [1, 2] }, [1, 3], /^arguments must be \[1,2\]$/);
+    refused({ const: [1] }, { 0: 1 }, /^arguments must be \[1\]$/);
+    refused({ const: { 0: 1 } }, [1], /^arguments must be/);
+    refused({ const: { a: 1 } }, { a: 2 }, /^arguments must be/);
+    refused({ const: { a: 1 } }, { b: 1 }, /^arguments must be/);
+    ok({ const: { a: [1, { b: null }] } }, { a: [1, { b: null }] });
+    refused({ enum: [[1, 2]] }, [2, 1], /^arguments must be one of \[1,2\]$/);
+  });
 });
