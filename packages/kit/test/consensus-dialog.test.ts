@@ -168,6 +168,38 @@ describe('the consensus dialog', () => {
     expect(kit.consensus.pending.get()).toEqual([]);
   });
 
+  it('a key press on Approve after a script moved focus there, or a held key’s repeat, decides nothing', async () => {
+    const { button, dialog, ask, decisions, settle, problem } = await mount();
+    await ask(request('a'));
+    const approve = button('Approve');
+    const enter = async (init: KeyboardEventInit = {}) => {
+      approve.dispatchEvent(person(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, ...init })));
+      approve.dispatchEvent(person(new MouseEvent('click', { bubbles: true })));
+      await settle();
+    };
+    // A script moves focus away and back: the opening's placement no longer counts.
+    button('Reject…').focus();
+    approve.focus();
+    await enter();
+    expect(decisions).toEqual({});
+    expect(problem()).toBe('Only a real click, tap or key press on a button can decide.');
+    // The person tabs there, but the key is one held down from before.
+    const tabTo = (target: HTMLElement) => {
+      dialog().dispatchEvent(person(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true })));
+      target.focus();
+      dialog().dispatchEvent(person(new KeyboardEvent('keyup', { key: 'Tab', bubbles: true })));
+    };
+    button('Reject…').focus();
+    tabTo(approve);
+    await enter({ repeat: true });
+    expect(decisions).toEqual({});
+    // The same, with a fresh key press: approved.
+    button('Reject…').focus();
+    tabTo(approve);
+    await enter();
+    expect(decisions).toEqual({ a: { outcome: 'approve' } });
+  });
+
   it('a script’s click(), requestSubmit() or synthetic submit decides nothing and says why', async () => {
     const { kit, root, dialog, button, problem, ask, decisions, settle, element } = await mount();
     await ask(request('a'));
