@@ -68,6 +68,7 @@ export const TARGETS = [
     tests: hubSuites(
       'outbound',
       'guarded-fetch',
+      'guarded-lookup',
       'outbound-rebinding',
       'secret-redactor',
       'outside-text-secrets',

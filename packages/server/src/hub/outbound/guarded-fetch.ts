@@ -57,7 +57,12 @@ export function checkOutboundUrl(raw: string | URL, policy: OutboundPolicy): URL
   return url;
 }
 
-function guardedLookup(policy: OutboundPolicy) {
+/**
+ * The lookup the connection makes (`net.connect`'s `lookup` option): every address the name
+ * resolves to is checked, and the socket gets the first, or all when it asks for all (Happy
+ * Eyeballs). Exported for its tests; connections get it through `createGuardedFetch`.
+ */
+export function guardedLookup(policy: OutboundPolicy) {
   const resolve: OutboundLookup = policy.lookup ?? (dnsLookup as unknown as OutboundLookup);
   const isPublic = policy.isPublic ?? isPublicAddress;
   return (
