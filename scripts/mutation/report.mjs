@@ -12,13 +12,21 @@ const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 export function writeMutationReport() {
   const equivalents = JSON.parse(readFileSync(join(root, 'scripts/mutation/equivalents.json'), 'utf8'));
+  const publishedFile = join(root, 'bench/results/mutation.json');
+  const published = existsSync(publishedFile) ? JSON.parse(readFileSync(publishedFile, 'utf8')) : undefined;
   const folders = [];
   const files = [];
   const securitySurvivors = [];
   for (const target of TARGETS) {
     const file = join(OUT, target.name, 'report.json');
     if (!existsSync(file)) {
-      folders.push({ name: target.name, mutate: target.mutate, goal: target.goal, notRun: true });
+      // Not run here: the published report's row, marked as carried, so one folder can be re-run
+      // without losing the others' figures (the code each measured is named by its globs).
+      const earlier = published?.folders.find((folder) => folder.name === target.name && !folder.notRun);
+      if (earlier) {
+        folders.push({ ...earlier, mutate: target.mutate, goal: target.goal, carried: true });
+        securitySurvivors.push(...published.securitySurvivors.filter((each) => mutatedBy(target, each.file)));
+      } else folders.push({ name: target.name, mutate: target.mutate, goal: target.goal, notRun: true });
       continue;
     }
     const report = JSON.parse(readFileSync(file, 'utf8'));
@@ -83,6 +91,18 @@ function scoreOf(counts) {
   return valid ? (100 * detected) / valid : 100;
 }
 
+/** Whether the target mutates `file`: under one of its folders (`…/**` globs) or named exactly. */
+function mutatedBy(target, file) {
+  if (excluded(target, file)) return false;
+  return target.mutate
+    .filter((pattern) => !pattern.startsWith('!'))
+    .some((pattern) =>
+      pattern.includes('/**')
+        ? file.startsWith(pattern.slice(0, pattern.indexOf('/**') + 1))
+        : file === pattern,
+    );
+}
+
 /** Whether one of the target's `!` patterns (an exact file, or a folder ending in `/**`) leaves the file out. */
 function excluded(target, file) {
   return target.mutate
@@ -104,12 +124,12 @@ function excerpt(source, { start, end }) {
 function markdown(folders, files, survivors) {
   // Every glob of the folder, the excluded ones with their `!`.
   const globs = (mutate) => mutate.map((glob) => `\`${glob}\``).join(', ');
-  const rows = folders.map(({ name, mutate, goal, score, counts, notRun }) => {
+  const rows = folders.map(({ name, mutate, goal, score, counts, notRun, carried }) => {
     if (notRun)
       return `| ${name} | ${globs(mutate)} | not run | ${goal === undefined ? 'measured' : `≥ ${goal}%`} | | | | | | |`;
     const verdict = goal === undefined ? 'measured' : score >= goal ? `≥ ${goal}% ✓` : `< ${goal}% ✗`;
     const invalid = counts.CompileError + counts.RuntimeError;
-    return `| ${name} | ${globs(mutate)} | ${score.toFixed(1)}% | ${verdict} | ${counts.Killed} | ${counts.Timeout} | ${counts.Survived} | ${counts.NoCoverage} | ${counts.Ignored} | ${invalid} |`;
+    return `| ${name}${carried ? ' (earlier run)' : ''} | ${globs(mutate)} | ${score.toFixed(1)}% | ${verdict} | ${counts.Killed} | ${counts.Timeout} | ${counts.Survived} | ${counts.NoCoverage} | ${counts.Ignored} | ${invalid} |`;
   });
   // A file whose every mutant is static (ignored) has no score to show.
   const fileRows = files.map(({ target, file, score, counts }) => {
@@ -128,7 +148,9 @@ function markdown(folders, files, survivors) {
     'against its own tests on SQLite (scripts/mutation/targets.mjs). Score = (killed + timed out) /',
     '(killed + timed out + survived + not covered). Static mutants (module-level data such as the',
     "catalog's schemas) are ignored: each would re-run every test with a fresh module graph; the",
-    "catalog's published-contract test (docs/api/catalog.json) pins that data instead.",
+    "catalog's published-contract test (docs/api/catalog.json) pins that data instead. A folder marked",
+    '(earlier run) was not run for this report: its row and its security survivors are carried from',
+    'the report before it.',
     '',
     '| Folder | Mutated | Score | Goal | Killed | Timeout | Survived | No coverage | Ignored (static) | Invalid |',
     '|---|---|---:|---|---:|---:|---:|---:|---:|---:|',
