@@ -31,19 +31,9 @@ describe('unsupportedSchema', () => {
   });
 
   it('ignores every annotation, whatever its value', () => {
-    for (const keyword of [
-      '$schema',
-      '$id',
-      '$comment',
-      'title',
-      'description',
-      'default',
-      'examples',
-      'readOnly',
-      'writeOnly',
-      'contentMediaType',
-      'contentEncoding',
-    ]) {
+    // JSON Schema's annotation keywords (draft 7), by the standard's names.
+    const annotations = '$schema $id $comment title description default examples readOnly writeOnly';
+    for (const keyword of [...annotations.split(' '), 'contentMediaType', 'contentEncoding']) {
       vouched({ [keyword]: { $ref: '#' } });
     }
   });
