@@ -120,6 +120,7 @@ export type {
   TurnView,
   VisitorSessionView,
 } from './hub-api/sessions.js';
+export { isObject } from './is-object.js';
 export { canonicalJson } from './json/canonical-json.js';
 export { deepFreeze } from './json/deep-freeze.js';
 export { isPlainObject } from './json/plain-object.js';

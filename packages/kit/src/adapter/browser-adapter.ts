@@ -1,11 +1,11 @@
 import {
   CLIENT_TOOL_NAME_PATTERN,
   type IntentMetadata,
+  isObject,
   LocalError,
   PAGE_LIMITS,
   type PageSnapshot,
 } from '@diosc/protocol';
-import { isObject } from '../runtime/is-object.js';
 import { toJsonValue } from '../runtime/json-value.js';
 import type { BrowserAdapter, IntentDefinition } from '../types.js';
 

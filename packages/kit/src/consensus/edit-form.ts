@@ -1,6 +1,6 @@
+import { isObject } from '@diosc/protocol';
 import { html, type TemplateResult } from 'lit';
 import type { Translator } from '../i18n/translator.js';
-import { isObject } from '../runtime/is-object.js';
 import { checkSchema } from './schema-check.js';
 
 type Schema = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { isObject } from '../runtime/is-object.js';
+import { isObject } from '@diosc/protocol';
 
 /**
  * Whether two JSON values are equal as JSON Schema compares them for `enum`, `const` and

@@ -1,4 +1,4 @@
-import { isObject } from '../runtime/is-object.js';
+import { isObject } from '@diosc/protocol';
 import { jsonEqual } from './json-equal.js';
 import { unsupportedSchema } from './schema-support.js';
 

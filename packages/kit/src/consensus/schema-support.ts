@@ -1,4 +1,4 @@
-import { isObject } from '../runtime/is-object.js';
+import { isObject } from '@diosc/protocol';
 
 const TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
 

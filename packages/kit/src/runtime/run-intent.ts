@@ -1,10 +1,9 @@
-import { declinedMessage, type IntentDecisionReport } from '@diosc/protocol';
+import { declinedMessage, type IntentDecisionReport, isObject } from '@diosc/protocol';
 import { findIntent } from '../adapter/browser-adapter.js';
 import type { ApprovalRequest, Decision } from '../consensus/consensus-broker.js';
 import type { DiffRow, IntentDefinition } from '../types.js';
 import { type BrowserCall, errorText, type Outcome, type RunHooks } from './browser-call.js';
 import { deliverEmission } from './deliver-emission.js';
-import { isObject } from './is-object.js';
 import { toJsonValue } from './json-value.js';
 import { emit, type KitContext } from './kit-context.js';
 

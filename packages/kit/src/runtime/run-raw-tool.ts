@@ -1,7 +1,7 @@
 import type { FileDescriptor } from '@diosc/protocol';
+import { isObject } from '@diosc/protocol';
 import { type BrowserCall, errorText, type Outcome, type RunHooks } from './browser-call.js';
 import { deliverEmission } from './deliver-emission.js';
-import { isObject } from './is-object.js';
 import { toJsonValue } from './json-value.js';
 import type { KitContext } from './kit-context.js';
 

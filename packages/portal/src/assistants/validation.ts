@@ -1,4 +1,4 @@
-import { CLIENT_TOOL_NAME_PATTERN } from '@diosc/protocol';
+import { CLIENT_TOOL_NAME_PATTERN, isObject } from '@diosc/protocol';
 
 /** Why a field is refused: a catalogue key under `assistants.invalid.` and its values. */
 export interface Problem {
@@ -63,10 +63,6 @@ export function toolNameProblem(name: string, taken: readonly string[] = []): Pr
 }
 
 const SCHEMA_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Walks a schema for the mistakes a tool's input schema must not have; the first one, with where. */
 function schemaShapeProblem(schema: Record<string, unknown>, at: string): Problem | null {

@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { isObject } from '../is-object.js';
 import { FOREIGN_SCHEMA_FORMATS, FOREIGN_SCHEMA_LIMITS } from './foreign-schema-limits.js';
 
 /** Keywords whose value is one subschema (or, for `items`, a list of them). */
@@ -23,10 +24,6 @@ const SCHEMA_MAP = new Set(['$defs', 'definitions', 'dependencies', 'dependentSc
 const REFUSED_KEYWORDS = new Set(['$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor']);
 
 const FORMATS: ReadonlySet<string> = new Set(FOREIGN_SCHEMA_FORMATS);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Depth and node count of any JSON value, iteratively (a hostile depth cannot overflow the stack
@@ -75,7 +72,7 @@ function resolvePointer(root: unknown, ref: string): unknown {
       return undefined;
     }
     if (Array.isArray(node)) node = /^(0|[1-9][0-9]*)$/.test(token) ? node[Number(token)] : undefined;
-    else if (isRecord(node) && Object.hasOwn(node, token)) node = node[token];
+    else if (isObject(node) && Object.hasOwn(node, token)) node = node[token];
     else return undefined;
   }
   return node;
@@ -83,7 +80,7 @@ function resolvePointer(root: unknown, ref: string): unknown {
 
 function countNodes(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + 1 + countNodes(item), 0);
-  if (isRecord(value))
+  if (isObject(value))
     return Object.values(value).reduce((sum: number, item) => sum + 1 + countNodes(item), 0);
   return 0;
 }
@@ -104,7 +101,7 @@ export function inspectForeignSchema(schema: unknown): string | undefined {
   const inProgress = new Set<object>();
 
   const weigh = (node: unknown, isRoot: boolean): number => {
-    if (!isRecord(node)) return Array.isArray(node) ? countNodes(node) : 0;
+    if (!isObject(node)) return Array.isArray(node) ? countNodes(node) : 0;
     const known = weights.get(node);
     if (known !== undefined) return known;
     if (inProgress.has(node)) throw new Refusal('has a recursive $ref');
@@ -133,13 +130,13 @@ export function inspectForeignSchema(schema: unknown): string | undefined {
         weight += weigh(value, false);
       } else if ((SCHEMA_LIST.has(key) || key === 'items') && Array.isArray(value)) {
         for (const item of value) weight += 1 + weigh(item, false);
-      } else if (key === 'patternProperties' && isRecord(value)) {
+      } else if (key === 'patternProperties' && isObject(value)) {
         for (const [pattern, sub] of Object.entries(value)) {
           const problem = checkPattern(pattern);
           if (problem) throw new Refusal(problem);
           weight += 1 + weigh(sub, false);
         }
-      } else if (SCHEMA_MAP.has(key) && isRecord(value)) {
+      } else if (SCHEMA_MAP.has(key) && isObject(value)) {
         for (const sub of Object.values(value)) weight += 1 + weigh(sub, false);
       } else {
         weight += countNodes(value);

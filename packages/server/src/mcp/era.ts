@@ -1,3 +1,5 @@
+import { isObject } from '@diosc/protocol';
+
 /**
  * The first protocol revision of the per-request-envelope era: the date the SDK's classifier
  * (`classifyInboundRequest`) compares a version with. Pinned to it by test/mcp/era-fast-path.test.ts.
@@ -6,9 +8,6 @@ export const FIRST_MODERN_REVISION = '2026-07-28';
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * True when the SDK's `classifyInboundRequest` would certainly answer `legacy`: one well-formed
@@ -22,9 +21,9 @@ export function plainlyLegacy(body: unknown, protocolVersionHeader: string | und
     const version = protocolVersionHeader.replace(/^[ \t]+|[ \t]+$/g, '');
     if (!VERSION.test(version) || version >= FIRST_MODERN_REVISION) return false;
   }
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return false;
+  if (!isObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return false;
   for (const key of Object.keys(body)) if (!REQUEST_KEYS.has(key)) return false;
   const { id, params } = body;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
-  return params === undefined || (isPlainObject(params) && !Object.hasOwn(params, '_meta'));
+  return params === undefined || (isObject(params) && !Object.hasOwn(params, '_meta'));
 }
