@@ -81,7 +81,8 @@ export const TARGETS = [
     name: 'hub-decisions',
     mutate: ['consensus', 'interrupts'].map((folder) => `packages/server/src/hub/${folder}/**/*.ts`),
     tests: [
-      ...hubSuites('consensus', 'interrupts', 'hostile-input', 'guards/answer-kinds'),
+      ...hubSuites('consensus', 'interrupts', 'hostile-input', 'registry', 'turn', 'guards/answer-kinds'),
+      ...hubSuites('files/tool-file', 'files/answer-bytes'),
       'packages/server/test/owner/assistants/tools-sitemap.test.ts',
     ],
     goal: 85,
