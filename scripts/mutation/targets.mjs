@@ -81,7 +81,15 @@ export const TARGETS = [
     name: 'hub-decisions',
     mutate: ['consensus', 'interrupts'].map((folder) => `packages/server/src/hub/${folder}/**/*.ts`),
     tests: [
-      ...hubSuites('consensus', 'interrupts', 'hostile-input', 'registry', 'turn', 'guards/answer-kinds'),
+      ...hubSuites(
+        'consensus',
+        'interrupts',
+        'hostile-input',
+        'registry',
+        'turn',
+        'call-views',
+        'guards/answer-kinds',
+      ),
       ...hubSuites('files/tool-file', 'files/answer-bytes'),
       'packages/server/test/owner/assistants/tools-sitemap.test.ts',
     ],
