@@ -177,4 +177,47 @@ describeOnDialects('server tools and Consensus', () => {
     expect(code(again.body)).toBe('consensus_not_pending');
     expect(await noteTitle()).toBeUndefined();
   });
+
+  it('refuses a decision whose fields belong to another kind of decision, and changes nothing', async () => {
+    const { client, stream, request } = await start();
+    const before = await rowCounts(server!.store);
+    const eventsBefore = stream.events.length;
+    for (const [body, message] of [
+      [
+        { decision: 'approve', argsDigest: request.argsDigest, args: request.args },
+        'Only an edit carries arguments.',
+      ],
+      [
+        { decision: 'reject', argsDigest: request.argsDigest, args: request.args },
+        'Only an edit carries arguments.',
+      ],
+      [
+        { decision: 'approve', argsDigest: request.argsDigest, reason: 'fine' },
+        'Only a rejection carries a reason.',
+      ],
+      [
+        { decision: 'edit', argsDigest: request.argsDigest, args: request.args, reason: 'x' },
+        'Only a rejection carries a reason.',
+      ],
+      [{ decision: 'edit', argsDigest: request.argsDigest }, 'An edit needs the edited arguments.'],
+    ] as const) {
+      const reply = await client.decide(request.id, body as never);
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(reply.body).toMatchObject({ error: { code: 'invalid_input', message } });
+    }
+    expect(await rowCounts(server!.store)).toEqual(before);
+    expect(stream.events.length).toBe(eventsBefore);
+    expect(await noteTitle()).toBeUndefined();
+    // Still pending: the real decision goes through, and a rejection says so on the stream.
+    expect(
+      (await client.decide(request.id, { decision: 'reject', argsDigest: request.argsDigest })).body,
+    ).toEqual({
+      status: 'accepted',
+    });
+    const resolved = await stream.until('consensus.resolved');
+    expect(resolved).toMatchObject({ consensusId: request.id, decision: 'reject' });
+    const finished = await stream.until('tool.finished', (event) => event.toolCallId === request.id);
+    expect(finished).toMatchObject({ tool: 'item_write', ok: false, summary: 'declined' });
+    await stream.until('turn.done');
+  });
 });
