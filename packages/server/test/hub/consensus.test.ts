@@ -220,4 +220,36 @@ describeOnDialects('server tools and Consensus', () => {
     expect(finished).toMatchObject({ tool: 'item_write', ok: false, summary: 'declined' });
     await stream.until('turn.done');
   });
+
+  it('closes an approval nobody decided in time: the tool does not run, the model is told, a late decision is refused', async () => {
+    server = await startHubServer({
+      script: [
+        { toolCalls: [{ toolName: 'item_write', input: write('Late plan') }] },
+        { text: 'Nobody decided.' },
+      ],
+      assistant: {
+        serverTools: {
+          account: { grant: [{ collection: 'notes', functions: ['item_write'] }] },
+          consensus: { item_write: 'high' },
+        },
+        limits: { consensusTimeoutMs: 1_000 },
+      },
+      hub: { sweepIntervalMs: 50 },
+    });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, { text: 'Write the plan' });
+    const { request } = await stream.until('consensus.requested');
+    const finished = await stream.until('tool.finished', (event) => event.toolCallId === request.id, 10_000);
+    expect(finished).toMatchObject({ tool: 'item_write', ok: false, summary: 'interrupt_timed_out' });
+    // An approval is no interrupt: nothing says an interrupt was resolved.
+    expect(stream.ofType('interrupt.resolved')).toEqual([]);
+    await stream.until('turn.done');
+    expect(JSON.stringify(server.model.calls[1]!.prompt)).toContain(
+      'Nobody decided on this action in time; it did not run.',
+    );
+    expect(await noteTitle()).toBeUndefined();
+    const late = await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest });
+    expect(code(late.body)).toBe('consensus_not_pending');
+    expect(await noteTitle()).toBeUndefined();
+  });
 });

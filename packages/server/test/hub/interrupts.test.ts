@@ -89,8 +89,17 @@ describeOnDialects('interrupt answers', () => {
     const { interrupt } = await stream.until('interrupt');
     const resolved = await stream.until('interrupt.resolved');
     expect(resolved.outcome).toBe('timed_out');
+    expect(resolved.interruptId).toBe(interrupt.id);
+    expect(await stream.until('tool.finished', (event) => event.toolCallId === interrupt.id)).toMatchObject({
+      tool: 'read_page',
+      ok: false,
+      summary: 'interrupt_timed_out',
+    });
     await stream.until('turn.done');
     expect(JSON.stringify(server.model.calls[1]!.prompt)).toContain('interrupt_timed_out');
+    expect(JSON.stringify(server.model.calls[1]!.prompt)).toContain(
+      'The page did not answer this browser tool in time.',
+    );
     const late = await client.answer(interrupt.id, { result: 'late' });
     expect(code(late.body)).toBe('interrupt_not_pending');
   });
