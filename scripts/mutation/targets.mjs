@@ -59,7 +59,15 @@ export const TARGETS = [
   {
     name: 'hub-events',
     mutate: ['packages/server/src/hub/events/**/*.ts'],
-    tests: hubSuites('events', 'event-bus', 'log-watch', 'hub-store', 'visitor-caps', 'guards/event-resume'),
+    tests: hubSuites(
+      'events',
+      'event-bus',
+      'event-log-retry',
+      'log-watch',
+      'hub-store',
+      'visitor-caps',
+      'guards/event-resume',
+    ),
     goal: 85,
   },
   {
