@@ -79,6 +79,13 @@ describe('the views of a stored call', () => {
       severity: 'low',
       expiresAt: new Date(1_700_000_000_000).toISOString(),
     });
+    // Only a leading prefix is the hub's: one inside the page's own name stays.
+    expect(interruptOf(call({ kind: 'intent', tool: 'browser_open_browser_tab' }), 'cnv_1').tool).toBe(
+      'open_browser_tab',
+    );
+    expect(interruptOf(call({ kind: 'intent', tool: 'open_browser_tab' }), 'cnv_1').tool).toBe(
+      'open_browser_tab',
+    );
     const raw = interruptOf(call({ tool: 'browser_like_name' }), 'cnv_1');
     expect(raw).toMatchObject({ name: 'browser:browser_like_name', tool: 'browser_like_name', kind: 'tool' });
     expect(raw).not.toHaveProperty('severity');
