@@ -1,11 +1,9 @@
 import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAssistants } from '../../src/hub/assistants/assistants.js';
-import { createConversations } from '../../src/hub/conversations/conversations.js';
 import { createEventBus } from '../../src/hub/events/event-bus.js';
 import { createEventLog } from '../../src/hub/events/event-log.js';
-import { createSecretBox } from '../../src/secrets/secret-box.js';
+import { seedConversations } from './support/conversations.js';
 
 let test: TestStore | undefined;
 afterEach(async () => {
@@ -40,15 +38,10 @@ describe.each(DIALECTS)('the event log under a lost race for the next id ($name)
   async function setup(failures: Error[]) {
     test = await openTestStore(dialect);
     const clock = { now: () => Date.now() };
-    const assistants = createAssistants(test.store.db, clock, createSecretBox(Buffer.alloc(32, 7)));
-    const assistant = await assistants.create(test.accountId, {
-      name: 'Race',
-      allowedOrigins: ['http://a.localhost'],
-    });
-    const conversation = await createConversations(test.store.db, clock).create(assistant.id, 'anon_1');
+    const [conversation] = await seedConversations(test.store, test.accountId, 1);
     const race = raceOf(failures);
     const log = createEventLog(test.store.db.withPlugin(race.plugin), clock, createEventBus());
-    return { log, seen: race.seen, conversation: conversation.id };
+    return { log, seen: race.seen, conversation: conversation! };
   }
 
   it('tries again after a primary-key clash (SQLite’s code or PostgreSQL’s), up to eight attempts', async () => {

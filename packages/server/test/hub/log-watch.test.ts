@@ -1,11 +1,9 @@
 import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAssistants } from '../../src/hub/assistants/assistants.js';
-import { createConversations } from '../../src/hub/conversations/conversations.js';
 import { createEventBus } from '../../src/hub/events/event-bus.js';
 import { createEventLog, type EventLog } from '../../src/hub/events/event-log.js';
 import { createLogWatch } from '../../src/hub/events/log-watch.js';
-import { createSecretBox } from '../../src/secrets/secret-box.js';
+import { seedConversations } from './support/conversations.js';
 
 let test: TestStore | undefined;
 afterEach(async () => {
@@ -16,17 +14,8 @@ afterEach(async () => {
 /** A store with `count` conversations, and the log as another instance writes it (its own bus). */
 async function setup(dialect: (typeof DIALECTS)[number], count: number) {
   test = await openTestStore(dialect);
-  const clock = { now: () => Date.now() };
-  const assistants = createAssistants(test.store.db, clock, createSecretBox(Buffer.alloc(32, 7)));
-  const assistant = await assistants.create(test.accountId, {
-    name: 'Watch',
-    allowedOrigins: ['http://a.localhost'],
-  });
-  const conversations = createConversations(test.store.db, clock);
-  const ids: string[] = [];
-  for (let index = 0; index < count; index++)
-    ids.push((await conversations.create(assistant.id, `anon_${index}`)).id);
-  const elsewhere = createEventLog(test.store.db, clock, createEventBus());
+  const ids = await seedConversations(test.store, test.accountId, count);
+  const elsewhere = createEventLog(test.store.db, { now: () => Date.now() }, createEventBus());
   return { store: test.store, ids, elsewhere };
 }
 
