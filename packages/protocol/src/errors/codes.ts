@@ -170,6 +170,12 @@ export const ERROR_CODES = {
     retryable: true,
     message: 'The model provider failed or could not be reached.',
   },
+  // Asking again cannot help until an owner changes the assistant or the server's environment.
+  model_not_configured: {
+    status: 503,
+    retryable: false,
+    message: "The assistant's model is not configured on this server.",
+  },
   tool_failed: { status: 502, retryable: false, message: 'The server tool failed.' },
   files_not_enabled: {
     status: 403,

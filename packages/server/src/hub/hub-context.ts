@@ -128,7 +128,7 @@ export function createHubServices(
       : localSignals(instance);
   const env = options.env ?? process.env;
   const toolCache = new Map<string, Promise<ServerToolSet>>();
-  const assistants = createAssistants(store.db, clock, box);
+  const assistants = createAssistants(store.db, clock, box, options.scriptedModels);
   const files = createHubFiles(store.db, clock, options.hold);
   const outboundFetch = createGuardedFetch({
     allowPrivate: options.fetchPrivate ?? env.DIOSC_HUB_FETCH_PRIVATE === '1',

@@ -33,6 +33,16 @@ async function diosc(env: Record<string, string>, ...args: string[]) {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('diosc assistants', () => {
+  it('refuses a scripted model id the server does not have, and creates nothing', async () => {
+    const refused = await diosc({}, 'assistants', 'create', '--name', 'Typo', '--model', 'scripted:demo');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(
+      'No scripted model named "demo" is registered; this server has "scripted-demo"',
+    );
+    const listed = await diosc({}, 'assistants', 'list');
+    expect(listed.stdout).not.toContain('Typo');
+  });
+
   it('creates, lists, shows, updates and deletes an assistant; a key is only ever "set"', async () => {
     const created = await diosc(
       {},
@@ -43,7 +53,7 @@ describe('diosc assistants', () => {
       '--origin',
       'https://shop.example',
       '--model',
-      'scripted:demo',
+      'scripted',
       '--json',
     );
     expect(created.code).toBe(0);
@@ -53,7 +63,7 @@ describe('diosc assistants', () => {
 
     const listed = await diosc({}, 'assistants', 'list');
     expect(listed.stdout).toContain(
-      `${shop.id}  Shop  ${shop.publishableKey}  scripted:demo  https://shop.example`,
+      `${shop.id}  Shop  ${shop.publishableKey}  scripted:scripted-demo  https://shop.example`,
     );
 
     const key = 'sk-test-0123456789abcdefghij';

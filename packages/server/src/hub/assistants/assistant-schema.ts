@@ -1,6 +1,7 @@
 import { ASSISTANT_FIELD_SCHEMAS, DioscError, MCP_SERVER_NAME_PATTERN } from '@diosc/protocol';
 import { describeSchemaErrors } from '@diosc/protocol/validators';
 import { Ajv } from 'ajv';
+import { DEMO_MODEL_ID } from '../model/scripted/demo-script.js';
 import {
   type AssistantConfig,
   type AssistantSecrets,
@@ -134,5 +135,5 @@ function accountOf(
 }
 
 function defaultModelId(provider: AssistantConfig['model']['provider']): string {
-  return provider === 'scripted' ? 'demo' : provider === 'auto' ? 'auto' : 'default';
+  return provider === 'scripted' ? DEMO_MODEL_ID : provider === 'auto' ? 'auto' : 'default';
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { DioscError } from '@diosc/protocol';
 import { compileToolSchema } from '@diosc/protocol/validators';
 import type { Kysely } from 'kysely';
@@ -6,6 +7,7 @@ import { randomSecret } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { Database, HubAssistantsTable } from '../../store/schema.js';
+import { checkModelChoice } from '../model/check-model-choice.js';
 import { validateRoutes } from '../sitemap/sitemap.js';
 import type { AssistantConfig, AssistantSecrets } from './assistant-config.js';
 import { parseAssistantInput } from './assistant-schema.js';
@@ -104,7 +106,13 @@ export function applySecretsPatch(
 const ORIGIN_CACHE_MS = 5_000;
 
 /** The hub's assistants; this module owns `hub_assistants`. */
-export function createAssistants(db: Kysely<Database>, clock: Clock, box: SecretBox) {
+export function createAssistants(
+  db: Kysely<Database>,
+  clock: Clock,
+  box: SecretBox,
+  /** The scripted models this server has, so a scripted id it lacks is refused when saved. */
+  scriptedModels?: Record<string, LanguageModelV3>,
+) {
   let origins: { set: Set<string>; at: number } | undefined;
   async function byId(id: string): Promise<HubAssistantsTable | undefined> {
     return db.selectFrom('hub_assistants').selectAll().where('id', '=', id).executeTakeFirst();
@@ -158,6 +166,7 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
       const { config } = parsed;
       const secrets = mergePatches(parsed.secrets, patch);
       checkAssistantConfig(config);
+      checkModelChoice(config.model, scriptedModels);
       const now = clock.now();
       const row: HubAssistantsTable = {
         id: `ast_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
@@ -190,6 +199,9 @@ export function createAssistants(db: Kysely<Database>, clock: Clock, box: Secret
       const secrets = mergePatches(parsed.secrets, secretsPatch);
       if (config.name !== current.name) await refuseNameClash(accountId, config.name);
       checkAssistantConfig(config);
+      // Only a model being written is checked: a stored one a later release would refuse must not
+      // stop the owner from changing anything else.
+      if ((input as { model?: unknown }).model !== undefined) checkModelChoice(config.model, scriptedModels);
       const updated = {
         name: config.name,
         config_json: JSON.stringify(config),

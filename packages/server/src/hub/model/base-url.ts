@@ -11,16 +11,16 @@ export function checkBaseUrl(raw: string, setting: string): URL {
     url = new URL(raw.trim());
   } catch {
     throw new DioscError(
-      'model_failed',
+      'model_not_configured',
       `${setting} is not a valid URL; give one like http://127.0.0.1:11434/v1.`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new DioscError('model_failed', `${setting} must be an http:// or https:// URL.`);
+    throw new DioscError('model_not_configured', `${setting} must be an http:// or https:// URL.`);
   }
   if (url.username || url.password) {
     throw new DioscError(
-      'model_failed',
+      'model_not_configured',
       `${setting} must not contain a user name or password; store the key on the assistant instead.`,
     );
   }

@@ -28,8 +28,8 @@ export interface ResolvedModel {
 }
 
 /**
- * The language model for an assistant's model spec. Throws `model_failed` with a plain message that
- * names the setting to fix (never its value) when a key or URL is missing or malformed.
+ * The language model for an assistant's model spec. Throws `model_not_configured` with a plain message
+ * that names the setting to fix (never its value) when a key or URL is missing or malformed.
  *
  * @example
  * const { model, label } = resolveModel({ provider: 'openai', id: 'gpt-4o-mini' }, { env: process.env });
@@ -54,7 +54,7 @@ export function resolveModel(spec: ModelSpec, options: ResolveModelOptions): Res
     case 'openai-compatible': {
       if (!spec.baseUrl?.trim()) {
         throw new DioscError(
-          'model_failed',
+          'model_not_configured',
           'An openai-compatible model needs a base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
         );
       }
@@ -69,7 +69,7 @@ export function resolveModel(spec: ModelSpec, options: ResolveModelOptions): Res
       return { ...made, scripted: false, provider: 'openai-compatible' };
     }
     default:
-      throw new DioscError('model_failed', `Unknown model provider ${quote(String(spec.provider))}.`);
+      throw new DioscError('model_not_configured', `Unknown model provider ${quote(String(spec.provider))}.`);
   }
 }
 
@@ -97,14 +97,21 @@ function resolveAuto(options: ResolveModelOptions): ResolvedModel {
   return resolveScripted(DEMO_MODEL_ID, options.scripted);
 }
 
-function resolveScripted(id: string, registered: Record<string, LanguageModelV3> | undefined): ResolvedModel {
+export function resolveScripted(
+  id: string,
+  registered: Record<string, LanguageModelV3> | undefined,
+): ResolvedModel {
   const model = registered && Object.hasOwn(registered, id) ? registered[id] : undefined;
   if (model)
     return { model, label: `scripted model ${id} (not an AI)`, scripted: true, provider: 'scripted' };
   if (id === DEMO_MODEL_ID || id === '') {
     return { model: createDemoModel(), label: DEMO_MODEL_LABEL, scripted: true, provider: 'scripted' };
   }
-  throw new DioscError('model_failed', `No scripted model named ${quote(id)} is registered.`);
+  const known = [DEMO_MODEL_ID, ...Object.keys(registered ?? {})].slice(0, 10).map(quote).join(', ');
+  throw new DioscError(
+    'model_not_configured',
+    `No scripted model named ${quote(id)} is registered; this server has ${known}.`,
+  );
 }
 
 /**
@@ -122,14 +129,14 @@ function pickKey(
   if (stored) return stored;
   if (baseUrl !== undefined) {
     throw new DioscError(
-      'model_failed',
+      'model_not_configured',
       `An ${provider} model with a custom base URL needs a key stored on the assistant; ${variable} is only sent to ${provider} itself.`,
     );
   }
   const key = options.env[variable]?.trim();
   if (key) return key;
   throw new DioscError(
-    'model_failed',
+    'model_not_configured',
     `No ${provider} API key: set ${variable} in the server environment or store a key on the assistant.`,
   );
 }
@@ -149,13 +156,16 @@ function ollamaBaseUrl(raw: string): string {
  * A model id is a plain token. Something shaped like a key is refused without being echoed, so a
  * key pasted into the wrong field never reaches a label or a log.
  */
-function checkModelId(id: string, setting = "The assistant's model id"): string {
+export function checkModelId(id: string, setting = "The assistant's model id"): string {
   const trimmed = typeof id === 'string' ? id.trim() : '';
   if (/^(?:sk-|sk_|key-)/i.test(trimmed)) {
-    throw new DioscError('model_failed', `${setting} looks like an API key; give the model's name instead.`);
+    throw new DioscError(
+      'model_not_configured',
+      `${setting} looks like an API key; give the model's name instead.`,
+    );
   }
   if (!/^[\x21-\x7e]{1,200}$/.test(trimmed)) {
-    throw new DioscError('model_failed', `${setting} is missing or is not a plain model name.`);
+    throw new DioscError('model_not_configured', `${setting} is missing or is not a plain model name.`);
   }
   return trimmed;
 }

@@ -54,7 +54,7 @@ describe('resolveModel', () => {
 
   it('refuses an explicit provider without a key, naming the setting and not a value', () => {
     const openai = refusal({ provider: 'openai', id: 'gpt-4o-mini' }, { env: { ANTHROPIC_API_KEY: KEY } });
-    expect(openai.code).toBe('model_failed');
+    expect(openai.code).toBe('model_not_configured');
     expect(openai.message).toBe(
       'No OpenAI API key: set OPENAI_API_KEY in the server environment or store a key on the assistant.',
     );
@@ -106,7 +106,7 @@ describe('resolveModel', () => {
     ];
     for (const [spec, message] of cases) {
       const error = refusal(spec, { env: { OPENAI_API_KEY: 'sk-other' } });
-      expect(error.code).toBe('model_failed');
+      expect(error.code).toBe('model_not_configured');
       expect(error.message).toMatch(message);
       expect(error.message).not.toContain(KEY);
       expect(JSON.stringify(error.toWire())).not.toContain(KEY);
@@ -181,7 +181,7 @@ describe('resolveModel', () => {
       'scripted demo model (not an AI)',
     );
     expect(refusal({ provider: 'scripted', id: 'toString' }, { env: {}, scripted: {} }).message).toBe(
-      'No scripted model named "toString" is registered.',
+      'No scripted model named "toString" is registered; this server has "scripted-demo".',
     );
     expect(refusal({ provider: 'gemini' as ModelSpec['provider'], id: 'x' }, { env: {} }).message).toBe(
       'Unknown model provider "gemini".',

@@ -222,6 +222,22 @@ describeOnDialects('assistant admin: create, read, change, delete', () => {
       ['two tools with one name', { name: 'X', browserTools: [tool, tool] }],
       ['a bad route pattern', { name: 'X', sitemap: [{ path: 'products', title: 'P' }] }],
       ['a limit out of range', { name: 'X', limits: { maxStepsPerTurn: 0 } }],
+      [
+        'a scripted model the server does not have',
+        { name: 'X', model: { provider: 'scripted', id: 'demo' } },
+      ],
+      [
+        'an openai-compatible model without a base URL',
+        { name: 'X', model: { provider: 'openai-compatible', id: 'llama3.2' } },
+      ],
+      ['a key-shaped model id', { name: 'X', model: { provider: 'openai', id: 'sk-proj-0123456789abcdef' } }],
+      [
+        'a base URL with a password',
+        {
+          name: 'X',
+          model: { provider: 'openai', id: 'gpt-4o-mini', baseUrl: 'https://u:p@llm.example/v1' },
+        },
+      ],
       ['a key of the wrong type', { name: 'X', providerKey: 42 }],
       ['an empty key', { name: 'X', providerKey: '' }],
       [
@@ -264,6 +280,23 @@ describeOnDialects('assistant admin: create, read, change, delete', () => {
     expect((capitals.body as { error: { message: string } }).error.message).toBe(
       'The origin "https://Shop.example" is not exact; write it as https://shop.example.',
     );
+    const scripted = await admin.api('', {
+      body: { name: 'X', model: { provider: 'scripted', id: 'demo' } },
+    });
+    expect(scripted.body).toEqual({
+      error: {
+        code: 'invalid_input',
+        message: 'No scripted model named "demo" is registered; this server has "scripted-demo", "test".',
+        retryable: false,
+      },
+    });
+    // Without an id the scripted provider means the demo model, which every server has.
+    const demo = await admin.api<{ assistant: AssistantView }>('', {
+      body: { name: 'Scripted demo', model: { provider: 'scripted' } },
+    });
+    expect(demo.status).toBe(201);
+    expect(demo.body.assistant.model).toEqual({ provider: 'scripted', id: 'scripted-demo' });
+    expect((await admin.api(`/${demo.body.assistant.id}`, { method: 'DELETE' })).status).toBe(200);
     const grant = await admin.api('', {
       body: {
         name: 'X',

@@ -53,7 +53,7 @@ describeOnDialects('assistant admin: test connection', () => {
     await Promise.all([admin.server.close(), failing.close(), working.close()]);
   });
 
-  it('answers ok for a scripted model without calling it, and model_failed for one not registered', async () => {
+  it('answers ok for a scripted model without calling it, and model_not_configured for one not registered', async () => {
     const ok = await admin.api<TestConnectionResult>(`/${admin.server.assistant.id}/test-connection`, {
       body: {},
     });
@@ -65,7 +65,10 @@ describeOnDialects('assistant admin: test connection', () => {
     expect(missing.status).toBe(200);
     expect(missing.body).toEqual({
       ok: false,
-      error: { code: 'model_failed', message: 'No scripted model named "nope" is registered.' },
+      error: {
+        code: 'model_not_configured',
+        message: 'No scripted model named "nope" is registered; this server has "scripted-demo", "test".',
+      },
     });
   });
 
@@ -106,7 +109,7 @@ describeOnDialects('assistant admin: test connection', () => {
     const answer = await admin.api<TestConnectionResult>(`/${id}/test-connection`, {
       body: { model: { provider: 'openai', id: 'gpt-4o-mini', baseUrl: `${working.url}/v1` } },
     });
-    expect(answer.body).toMatchObject({ ok: false, error: { code: 'model_failed' } });
+    expect(answer.body).toMatchObject({ ok: false, error: { code: 'model_not_configured' } });
     expect(working.requests.length).toBe(seen);
   });
 
