@@ -155,7 +155,6 @@ for (const { locale } of LANGUAGES) {
       await state('new assistant (refused)');
       await h.page.locator('#name').fill('A11y helper');
       await h.page.locator('#provider').selectOption('scripted');
-      await h.page.locator('#modelId').fill('demo');
       await h.page.locator('#origins').fill('https://shop.example');
       await h.page.locator('diosc-assistant-settings button[type="submit"]').click();
       await h.page.locator('diosc-browser-tools-editor').waitFor();

@@ -127,6 +127,10 @@ describe('the Assistants area', () => {
   });
 
   it('the create form refuses bad input with a message on each field, before the server is asked', async () => {
+    // The form starts on the server's automatic choice, which takes no model ID; OpenAI needs one.
+    expect(await h.page.locator('#provider').inputValue()).toBe('auto');
+    expect(await h.page.locator('diosc-assistant-settings #modelId').count()).toBe(0);
+    await h.page.locator('#provider').selectOption('openai');
     await field(h.page, 'name').fill('');
     await field(h.page, 'modelId').fill('');
     await field(h.page, 'origins').fill(`${site.origin}/\nhttps://*.example.com`);

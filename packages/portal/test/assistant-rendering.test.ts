@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 
-import type { TranscriptView } from '@diosc/protocol';
+import type { AssistantView, TranscriptView } from '@diosc/protocol';
 import { DioscError } from '@diosc/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Portal } from '../src/app/portal.js';
@@ -163,6 +163,32 @@ function field(root: ShadowRoot, id: string): HTMLInputElement | HTMLTextAreaEle
   return root.querySelector<HTMLInputElement>(`#${id}`)!;
 }
 
+/** What the settings form reads of a stored assistant: an OpenAI model with a key set. */
+function assistantView(): AssistantView {
+  return {
+    id: 'ast_1',
+    name: 'Shop helper',
+    instructions: 'Help.',
+    model: { provider: 'openai', id: 'gpt-4o-mini' },
+    allowedOrigins: ['https://shop.example'],
+    limits: {
+      maxStepsPerTurn: 8,
+      messagesPerMinute: 20,
+      interruptTimeoutMs: 120_000,
+      consensusTimeoutMs: 600_000,
+      sessionTtlMs: 86_400_000,
+    },
+    secrets: { providerKey: { set: true }, identitySecret: { set: false } },
+  } as AssistantView;
+}
+
+async function chooseProvider(form: HTMLElement & { updateComplete: Promise<boolean> }, provider: string) {
+  const select = form.shadowRoot!.querySelector<HTMLSelectElement>('#provider')!;
+  select.value = provider;
+  select.dispatchEvent(new Event('change'));
+  await form.updateComplete;
+}
+
 function describedText(root: ShadowRoot, id: string): string {
   const ids = field(root, id).getAttribute('aria-describedby') ?? '';
   return ids
@@ -185,6 +211,7 @@ describe('the settings form refuses bad input before and after the server answer
       portal,
       assistant: null,
     });
+    await chooseProvider(form, 'openai');
     const root = form.shadowRoot!;
     field(root, 'name').value = '';
     field(root, 'modelId').value = 'gpt-4o-mini';
@@ -212,6 +239,7 @@ describe('the settings form refuses bad input before and after the server answer
       portal,
       assistant: null,
     });
+    await chooseProvider(form, 'openai');
     const root = form.shadowRoot!;
     field(root, 'name').value = 'Shop helper';
     field(root, 'modelId').value = 'gpt-4o-mini';
@@ -234,6 +262,80 @@ describe('the settings form refuses bad input before and after the server answer
     expect(field(root, 'maxStepsPerTurn').getAttribute('aria-invalid')).toBe('true');
     expect(describedText(root, 'maxStepsPerTurn')).toContain('body.limits.maxStepsPerTurn must be <= 50.');
     expect(field(root, 'name').getAttribute('aria-invalid')).toBe('false');
+  });
+});
+
+describe("the settings form's model fields", () => {
+  beforeAll(async () => {
+    localStorage.clear();
+    await initI18n();
+  });
+  const newForm = async () => {
+    const fake = fakePortal(() => ({
+      ok: false,
+      error: { code: 'model_failed', message: 'Incorrect API key.' },
+    }));
+    const form = await mount<HTMLElement & { updateComplete: Promise<boolean> }>('diosc-assistant-settings', {
+      portal: fake.portal,
+      assistant: null,
+    });
+    return { form, root: form.shadowRoot!, ...fake };
+  };
+
+  it('starts on the automatic provider, which asks for no model ID and says what the server picks', async () => {
+    const { form, root, calls } = await newForm();
+    expect(root.querySelector<HTMLSelectElement>('#provider')!.value).toBe('auto');
+    expect(root.querySelector('#modelId')).toBeNull();
+    expect(root.querySelector('#auto-model')!.textContent).toContain('scripted demo model (not an AI)');
+    field(root, 'name').value = 'Shop helper';
+    field(root, 'origins').value = 'https://shop.example';
+    root.querySelector('form')!.requestSubmit();
+    await form.updateComplete;
+    expect(calls.map((call) => call.method)).toEqual(['create']);
+    expect((calls[0]!.input as { model: unknown }).model).toEqual({ provider: 'auto' });
+  });
+
+  it('lets the scripted provider go without an ID (the demo model) and hints each provider its own example', async () => {
+    const { form, root, calls } = await newForm();
+    await chooseProvider(form, 'scripted');
+    expect(describedText(root, 'modelId')).toBe('Leave empty for the scripted demo model (not an AI).');
+    field(root, 'name').value = 'Demo';
+    root.querySelector('form')!.requestSubmit();
+    await form.updateComplete;
+    expect((calls[0]!.input as { model: unknown }).model).toEqual({ provider: 'scripted' });
+    await chooseProvider(form, 'anthropic');
+    expect(describedText(root, 'modelId')).toContain('claude-sonnet-4-5');
+    await chooseProvider(form, 'openai-compatible');
+    expect(describedText(root, 'modelId')).toContain('llama3.2');
+  });
+
+  it('forgets a Test connection answer once the provider or a model field changes', async () => {
+    const fake = fakePortal(() => ({
+      ok: false,
+      error: { code: 'model_failed', message: 'Incorrect API key.' },
+    }));
+    const form = await mount<HTMLElement & { updateComplete: Promise<boolean> }>('diosc-assistant-settings', {
+      portal: fake.portal,
+      assistant: assistantView(),
+    });
+    const root = form.shadowRoot!;
+    const test = async () => {
+      root.querySelector<HTMLButtonElement>('#test-connection')!.click();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await form.updateComplete;
+    };
+    await test();
+    expect(root.querySelector('.provider-error')!.textContent).toBe('Incorrect API key.');
+    await chooseProvider(form, 'anthropic');
+    expect(root.querySelector('.provider-error')).toBeNull();
+    await test();
+    expect(root.querySelector('.provider-error')).not.toBeNull();
+    field(root, 'modelId').value = 'claude-sonnet-4-5';
+    field(root, 'modelId').dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    await form.updateComplete;
+    expect(root.querySelector('.provider-error')).toBeNull();
+    // The provider changed from the stored one, so the test is of the provider on screen.
+    expect(fake.calls.at(-1)!.input).toEqual({ model: { provider: 'anthropic', id: '' } });
   });
 });
 

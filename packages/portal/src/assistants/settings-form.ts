@@ -7,7 +7,8 @@ import { assistantStyles } from './assistant-styles.js';
 import { fieldError, invalidIf, serverProblem, settingsFieldOf } from './form-problems.js';
 import { LIMITS, type Problems, readSettings } from './settings-input.js';
 
-const PROVIDERS: ModelProvider[] = ['openai', 'anthropic', 'openai-compatible', 'scripted', 'auto'];
+// `auto` first: it is the server's own default, and works with no key (the scripted demo model).
+const PROVIDERS: ModelProvider[] = ['auto', 'openai', 'anthropic', 'openai-compatible', 'scripted'];
 
 /**
  * Name, instructions, model, provider key, allowed origins and limits — the create form (no
@@ -44,7 +45,7 @@ export class SettingsForm extends LitElement {
     this.problems = {};
     this.error = null;
     this.busy = false;
-    this.provider = 'openai';
+    this.provider = 'auto';
     this.replacingKey = false;
     this.test = null;
     this.testing = false;
@@ -97,9 +98,11 @@ export class SettingsForm extends LitElement {
     const id = String(data.get('modelId') ?? '').trim();
     const baseUrl = String(data.get('baseUrl') ?? '').trim();
     const key = String(data.get('providerKey') ?? '');
+    const model =
+      id || this.provider !== this.assistant.model.provider ? { provider: this.provider, id } : undefined;
     try {
       this.test = await this.portal.assistants.testConnection(this.assistant.id, {
-        ...(id ? { model: { provider: this.provider, id, ...(baseUrl ? { baseUrl } : {}) } } : {}),
+        ...(model ? { model: { ...model, ...(baseUrl ? { baseUrl } : {}) } } : {}),
         ...(key ? { providerKey: key } : {}),
       });
     } catch (error) {
@@ -132,7 +135,12 @@ export class SettingsForm extends LitElement {
     const originsProblem = this.problems.origins ?? null;
     const origins = invalidIf('origins', originsProblem, 'origins-hint');
     const instructions = invalidIf('instructions', this.problems.instructions ?? null);
-    return html`<form novalidate @submit=${this.#submit} aria-labelledby="settings-heading">
+    // What Test connection showed was about the fields as they were: a change makes it stale.
+    const forgetTest = (event: Event) => {
+      const id = (event.target as HTMLElement).id;
+      if (id === 'modelId' || id === 'baseUrl' || id === 'providerKey') this.test = null;
+    };
+    return html`<form novalidate @submit=${this.#submit} @input=${forgetTest} aria-labelledby="settings-heading">
       <section class="card">
         <h2 id="settings-heading">${this.assistant ? t('assistants.settings.heading') : t('assistants.settings.newHeading')}</h2>
         <div class="mt">${this.#input('name', t('assistants.settings.name'), { value: config?.name ?? '' })}</div>
@@ -150,11 +158,19 @@ export class SettingsForm extends LitElement {
             <label for="provider">${t('assistants.settings.provider')}</label>
             <select id="provider" name="provider" @change=${(event: Event) => {
               this.provider = (event.target as HTMLSelectElement).value as ModelProvider;
+              this.test = null;
             }}>
               ${PROVIDERS.map((p) => html`<option value=${p} ?selected=${p === this.provider}>${t(`assistants.providers.${p}`)}</option>`)}
             </select>
           </div>
-          ${this.#input('modelId', t('assistants.settings.modelId'), { value: config?.model.id ?? '', hint: t('assistants.settings.modelIdHint') })}
+          ${
+            this.provider === 'auto'
+              ? html`<p class="small muted" id="auto-model">${t('assistants.settings.autoModel')}</p>`
+              : this.#input('modelId', t('assistants.settings.modelId'), {
+                  value: config?.model.provider === this.provider ? config.model.id : '',
+                  hint: t(`assistants.settings.modelIdHints.${this.provider}`),
+                })
+          }
         </div>
         ${this.provider === 'openai-compatible' ? this.#input('baseUrl', t('assistants.settings.baseUrl'), { value: config?.model.baseUrl ?? '' }) : nothing}
         ${this.#keyField(keySet)}

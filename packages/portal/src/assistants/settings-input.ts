@@ -52,7 +52,9 @@ export function readSettings(
   const instructions = text('instructions');
   if (instructions.length > 20_000) problems.instructions = { key: 'tooLong', params: { max: 20_000 } };
   const modelId = text('modelId').trim();
-  if (modelId === '') problems.modelId = { key: 'modelIdEmpty' };
+  // `auto` takes no id and `scripted` without one is the demo model: the server fills both in.
+  const idOptional = provider === 'auto' || provider === 'scripted';
+  if (modelId === '' && !idOptional) problems.modelId = { key: 'modelIdEmpty' };
   else if (modelId.length > 128) problems.modelId = { key: 'tooLong', params: { max: 128 } };
   const baseUrl = text('baseUrl').trim();
   if (provider === 'openai-compatible' && !/^https?:\/\/\S+$/.test(baseUrl))
@@ -73,7 +75,11 @@ export function readSettings(
     input: {
       name,
       ...(instructions.trim() || !creating ? { instructions } : {}),
-      model: { provider, id: modelId, ...(provider === 'openai-compatible' ? { baseUrl } : {}) },
+      model: {
+        provider,
+        ...(modelId && provider !== 'auto' ? { id: modelId } : {}),
+        ...(provider === 'openai-compatible' ? { baseUrl } : {}),
+      },
       allowedOrigins: origins.origins,
       limits,
       ...(key ? { providerKey: key } : {}),
