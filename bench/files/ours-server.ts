@@ -25,6 +25,7 @@ const assistant = await createAssistant(app.diosc, accountId, {
   model: { provider: 'scripted', id: 'scripted-demo' },
   allowedOrigins: [ORIGIN],
   files: {
+    enabled: true,
     maxFileBytes: 64 * 1024 * 1024,
     maxConversationBytes: 1024 * 1024 * 1024,
     maxVisitorBytes: 10 * 1024 * 1024 * 1024,

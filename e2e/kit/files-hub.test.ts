@@ -6,7 +6,8 @@ import { ask } from './support/widget.js';
 
 let e2e: KitE2E;
 beforeAll(async () => {
-  e2e = await startKitE2E();
+  // Uploads are off for a new assistant; this one takes files.
+  e2e = await startKitE2E({ assistant: { files: { enabled: true } } });
 });
 afterAll(async () => {
   await e2e?.close();

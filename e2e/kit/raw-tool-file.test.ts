@@ -19,7 +19,9 @@ const B64 = Buffer.from(CSV).toString('base64');
 
 let e2e: KitE2E;
 beforeAll(async () => {
-  e2e = await startKitE2E({ assistant: { browserTools: [HIGHLIGHT_ROW, EXPORT_REPORT] } });
+  e2e = await startKitE2E({
+    assistant: { browserTools: [HIGHLIGHT_ROW, EXPORT_REPORT], files: { enabled: true } },
+  });
 });
 afterAll(async () => {
   await e2e?.close();

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 
 import type { AssistantView, TranscriptView } from '@diosc/protocol';
-import { DioscError } from '@diosc/protocol';
+import { DioscError, VISITOR_UPLOAD_TYPES } from '@diosc/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Portal } from '../src/app/portal.js';
 import { initI18n } from '../src/i18n/i18n.js';
@@ -336,6 +336,66 @@ describe("the settings form's model fields", () => {
     expect(root.querySelector('.provider-error')).toBeNull();
     // The provider changed from the stored one, so the test is of the provider on screen.
     expect(fake.calls.at(-1)!.input).toEqual({ model: { provider: 'anthropic', id: '' } });
+  });
+});
+
+describe("the settings form's uploads", () => {
+  beforeAll(async () => {
+    localStorage.clear();
+    await initI18n();
+  });
+
+  it('starts a new assistant with uploads off, the usual types and 10 MiB, and sends them so', async () => {
+    const { portal, calls } = fakePortal(() => ({}));
+    const form = await mount<HTMLElement & { updateComplete: Promise<boolean> }>('diosc-assistant-settings', {
+      portal,
+      assistant: null,
+    });
+    const root = form.shadowRoot!;
+    expect((field(root, 'upload-enabled') as HTMLInputElement).checked).toBe(false);
+    const types = [...root.querySelectorAll<HTMLInputElement>('input[name="uploadTypes"]')];
+    expect(types.filter((box) => box.checked).map((box) => box.value)).toEqual([...VISITOR_UPLOAD_TYPES]);
+    expect(field(root, 'upload-max').value).toBe('10');
+    field(root, 'name').value = 'Storefront';
+    root.querySelector('form')!.requestSubmit();
+    await form.updateComplete;
+    expect((calls[0]!.input as { files: unknown }).files).toEqual({
+      enabled: false,
+      allowedTypes: [...VISITOR_UPLOAD_TYPES],
+      maxFileBytes: 10 * 1024 * 1024,
+    });
+  });
+
+  it("shows a stored assistant's own types, keeps one outside the usual list, and refuses on with none", async () => {
+    const { portal, calls } = fakePortal(() => ({}));
+    const stored = {
+      ...assistantView(),
+      files: {
+        enabled: true,
+        allowedTypes: ['image/png', 'application/x-plan'],
+        maxFileBytes: 2 * 1024 * 1024,
+      },
+    };
+    const form = await mount<HTMLElement & { updateComplete: Promise<boolean> }>('diosc-assistant-settings', {
+      portal,
+      assistant: stored,
+    });
+    const root = form.shadowRoot!;
+    const checked = () =>
+      [...root.querySelectorAll<HTMLInputElement>('input[name="uploadTypes"]')]
+        .filter((box) => box.checked)
+        .map((box) => box.value);
+    expect(checked()).toEqual(['image/png', 'application/x-plan']);
+    expect(field(root, 'upload-max').value).toBe('2');
+    for (const box of root.querySelectorAll<HTMLInputElement>('input[name="uploadTypes"]'))
+      box.checked = false;
+    root.querySelector('form')!.requestSubmit();
+    await form.updateComplete;
+    expect(calls).toEqual([]);
+    expect(root.querySelector('#upload-types')!.getAttribute('aria-invalid')).toBe('true');
+    expect(root.querySelector('#upload-types-error')!.textContent).toBe(
+      'Choose at least one type, or turn uploads off.',
+    );
   });
 });
 

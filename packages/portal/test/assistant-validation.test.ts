@@ -181,6 +181,7 @@ describe('the settings form body', () => {
       interruptTimeoutMs: '120',
       consensusTimeoutMs: '600',
       sessionTtlMs: '1440',
+      uploadMaxMiB: '10',
     };
     for (const [key, value] of Object.entries({ ...defaults, ...fields })) data.set(key, value);
     return data;
@@ -202,6 +203,7 @@ describe('the settings form body', () => {
         name: 'Shop helper',
         model: { provider: 'openai', id: 'gpt-4o-mini' },
         allowedOrigins: ['https://shop.example'],
+        files: { enabled: false, allowedTypes: [], maxFileBytes: 10 * 1024 * 1024 },
         limits: {
           maxStepsPerTurn: 12,
           messagesPerMinute: 20,
@@ -210,6 +212,22 @@ describe('the settings form body', () => {
           sessionTtlMs: 86_400_000,
         },
       },
+    });
+    const uploads = form({ uploadsEnabled: 'on', uploadMaxMiB: '101' });
+    expect(readSettings(uploads, 'openai', true)).toEqual({
+      problems: {
+        'upload-types': { key: 'uploadTypesEmpty' },
+        'upload-max': { key: 'range', params: { min: 1, max: 100 } },
+      },
+    });
+    uploads.append('uploadTypes', 'image/png');
+    uploads.append('uploadTypes', 'application/x-custom');
+    uploads.set('uploadMaxMiB', '5');
+    const accepted = readSettings(uploads, 'openai', true);
+    expect('input' in accepted && accepted.input.files).toEqual({
+      enabled: true,
+      allowedTypes: ['image/png', 'application/x-custom'],
+      maxFileBytes: 5 * 1024 * 1024,
     });
     const refused = readSettings(
       form({ name: ' ', sessionTtlMs: '0', baseUrl: 'ftp://x' }),

@@ -45,7 +45,7 @@ export type {
   TranscriptTurn,
   TranscriptView,
 } from './assistant-admin/wire.js';
-export { GENERATE_FILE_FORMATS, MODEL_PROVIDERS } from './assistant-admin/wire.js';
+export { GENERATE_FILE_FORMATS, MODEL_PROVIDERS, VISITOR_UPLOAD_TYPES } from './assistant-admin/wire.js';
 export type { McpToolAnnotations, ToolDescriptor } from './catalog/descriptors.js';
 export { catalogDescriptors, descriptorsFor, findDescriptor } from './catalog/descriptors.js';
 export { collectionOf, requestIdOf } from './catalog/identifiers.js';

@@ -6,6 +6,7 @@ import { sharedStyles } from '../ui/shared-styles.js';
 import { assistantStyles } from './assistant-styles.js';
 import { fieldError, invalidIf, serverProblem, settingsFieldOf } from './form-problems.js';
 import { LIMITS, type Problems, readSettings } from './settings-input.js';
+import { NEW_UPLOADS, uploadsSection } from './uploads-section.js';
 
 // `auto` first: it is the server's own default, and works with no key (the scripted demo model).
 const PROVIDERS: ModelProvider[] = ['auto', 'openai', 'anthropic', 'openai-compatible', 'scripted'];
@@ -186,6 +187,7 @@ export class SettingsForm extends LitElement {
           ${fieldError('origins', originsProblem)}
         </div>
       </section>
+      ${uploadsSection(config?.files ?? NEW_UPLOADS, this.problems)}
       <section class="card mt" aria-labelledby="limits-heading">
         <h2 id="limits-heading">${t('assistants.settings.limitsHeading')}</h2>
         <div class="grid3 mt">

@@ -4,6 +4,7 @@ import {
   type AssistantWrite,
   type ModelProvider,
 } from '@diosc/protocol';
+import { MIB, UPLOAD_MAX_MIB } from './uploads-section.js';
 import { integerProblem, type Problem, parseOrigins } from './validation.js';
 
 export type Problems = Partial<Record<string, Problem | string>>;
@@ -70,6 +71,12 @@ export function readSettings(
     if (found) problems[limit.key] = found;
     else limits[limit.key] = Number(value) * limit.unit;
   }
+  const uploadsEnabled = data.get('uploadsEnabled') !== null;
+  const uploadTypes = data.getAll('uploadTypes').map(String);
+  if (uploadsEnabled && uploadTypes.length === 0) problems['upload-types'] = { key: 'uploadTypesEmpty' };
+  const uploadMax = text('uploadMaxMiB');
+  const uploadMaxProblem = integerProblem(uploadMax, 1, UPLOAD_MAX_MIB);
+  if (uploadMaxProblem) problems['upload-max'] = uploadMaxProblem;
   if (Object.keys(problems).length > 0) return { problems };
   return {
     input: {
@@ -81,6 +88,7 @@ export function readSettings(
         ...(provider === 'openai-compatible' ? { baseUrl } : {}),
       },
       allowedOrigins: origins.origins,
+      files: { enabled: uploadsEnabled, allowedTypes: uploadTypes, maxFileBytes: Number(uploadMax) * MIB },
       limits,
       ...(key ? { providerKey: key } : {}),
     },

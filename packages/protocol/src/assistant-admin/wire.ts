@@ -18,6 +18,22 @@ export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 export const GENERATE_FILE_FORMATS = ['csv', 'md', 'txt', 'json', 'html', 'svg'] as const;
 export type GenerateFileFormat = (typeof GENERATE_FILE_FORMATS)[number];
 
+/**
+ * The file types an assistant accepts from visitors unless told otherwise, and the ones the portal
+ * offers as choices (an operator may list others through the CLI or the API).
+ */
+export const VISITOR_UPLOAD_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'text/markdown',
+  'application/json',
+] as const;
+
 export interface AssistantModelSpec {
   provider: ModelProvider;
   /** The provider's model id (`gpt-4o-mini`, `claude-sonnet-4-5`, `llama3.2`); `demo` for scripted. */

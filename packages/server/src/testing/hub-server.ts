@@ -65,11 +65,14 @@ export async function startHubServer(
   });
   const create = (input: Record<string, unknown>) =>
     createAssistant(server.app.diosc, server.accountId, input);
+  // The suites' assistant takes visitors' files (most of them exercise uploads); a new assistant's
+  // own default is off, which its own tests hold.
   const assistant = await create({
     name: 'Test assistant',
     model: { provider: 'scripted', id: 'test' },
     allowedOrigins: [PAGE_ORIGIN],
     ...options.assistant,
+    files: { enabled: true, ...(options.assistant?.files as object | undefined) },
   });
   return {
     ...server,

@@ -1,4 +1,10 @@
-import type { ApprovalSeverity, AssistantFilesSettings, AssistantLimits, GrantEntry } from '@diosc/protocol';
+import {
+  type ApprovalSeverity,
+  type AssistantFilesSettings,
+  type AssistantLimits,
+  type GrantEntry,
+  VISITOR_UPLOAD_TYPES,
+} from '@diosc/protocol';
 
 /**
  * An assistant as the operator configures it (CLI, a JSON/YAML file, later the portal). Nothing in it
@@ -61,8 +67,12 @@ export const DEFAULT_ASSISTANT_LIMITS: AssistantLimits = {
   sessionTtlMs: 24 * 60 * 60 * 1000,
 };
 
+/**
+ * Uploads start off: an assistant on a storefront must not take visitors' files until its owner
+ * says which, and how large.
+ */
 export const DEFAULT_FILES_PERMISSION: FilesPermission = {
-  enabled: true,
+  enabled: false,
   maxFileBytes: 10 * 1024 * 1024,
   maxConversationBytes: 50 * 1024 * 1024,
   maxVisitorBytes: 200 * 1024 * 1024,
@@ -70,17 +80,7 @@ export const DEFAULT_FILES_PERMISSION: FilesPermission = {
   retentionMs: 30 * 24 * 60 * 60 * 1000,
   inlineTextMaxBytes: 32 * 1024,
   modelImages: 'auto',
-  allowedTypes: [
-    'image/png',
-    'image/jpeg',
-    'image/gif',
-    'image/webp',
-    'application/pdf',
-    'text/plain',
-    'text/csv',
-    'text/markdown',
-    'application/json',
-  ],
+  allowedTypes: [...VISITOR_UPLOAD_TYPES],
 };
 
 /** The assistant's file permission with a default for every field it was stored without. */

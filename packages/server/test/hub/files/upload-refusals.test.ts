@@ -37,6 +37,24 @@ describeOnDialects('upload refusals store nothing', () => {
     expect((await fileRows(server!.store)).files).toEqual([]);
   });
 
+  it('refuses uploads to an assistant created without a files setting: new assistants start with them off', async () => {
+    server = await startHubServer();
+    const storefront = await server.createAssistant({
+      name: 'Storefront',
+      model: { provider: 'scripted', id: 'test' },
+      allowedOrigins: [server.pageOrigin],
+    });
+    expect(storefront.config.files).toMatchObject({ enabled: false });
+    const target = await server.visit(storefront);
+    const error = await refused(
+      target,
+      { bytes: PNG_1PX, filename: 'a.png', type: 'image/png' },
+      { status: 403, code: 'files_not_enabled' },
+    );
+    expect(error.message).toBe('This assistant does not accept files from visitors.');
+    expect((await fileRows(server.store)).files).toEqual([]);
+  });
+
   it('stops a file over the per-file cap while it streams, and one whose Content-Length is plainly over it', async () => {
     const target = await visitor({ maxFileBytes: 300_000 });
     // Over the cap by one byte: refused at that byte, after a whole 256 KiB chunk was already written.
