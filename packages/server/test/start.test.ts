@@ -26,7 +26,7 @@ describe('npm start', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('prints one address, and it is the one sign-in works on', async () => {
+  it('prints one origin, the one sign-in works on, and the Demo assistant’s preview there', async () => {
     const port = await freePort();
     child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
       cwd: root,
@@ -51,14 +51,25 @@ describe('npm start', () => {
     // Whatever else is logged right after the banner counts too.
     await new Promise((done) => setTimeout(done, 300));
     const addresses = new Set([...output.matchAll(/https?:\/\/[^\s"'`)]+/g)].map((match) => match[0]));
-    expect([...addresses]).toEqual([`http://localhost:${port}`]);
+    const address = `http://localhost:${port}`;
+    expect(new Set([...addresses].map((url) => new URL(url).origin))).toEqual(new Set([address]));
+    expect(addresses).toContain(address);
 
-    const address = [...addresses][0]!;
     const signIn = await fetch(`${address}/api/owner/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: address },
       body: JSON.stringify({ email: 'owner@localhost', password: 'start pass' }),
     });
     expect(signIn.status).toBe(200);
+    // The first run's Demo assistant: its live preview opens in the browser that signed in.
+    const preview = /Try it \(once signed in\): (\S+)/.exec(output)?.[1];
+    expect(preview).toBeDefined();
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const page = await fetch(preview!, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<h1>Preview: Demo assistant</h1>');
   });
 });
