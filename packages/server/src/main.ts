@@ -5,6 +5,7 @@ import { loadConfig, type ServerConfig } from './config.js';
 import { ensureOwner } from './first-run.js';
 import { applyAssistantsFile } from './hub/assistants/assistants-file.js';
 import { ensureDemoAssistant } from './hub/assistants/demo-assistant.js';
+import { recordServerUrl } from './server-url-record.js';
 import { startBanner } from './start-banner.js';
 import { openConfiguredStore, sqlitePathOf } from './store/configured-store.js';
 
@@ -43,8 +44,15 @@ async function main(): Promise<void> {
     listenTextResolver: (address) => `Diosc is listening; open ${portalUrl(config, address)}`,
   });
   const address = app.server.address();
+  const url = portalUrl(config, typeof address === 'object' && address ? `:${address.port}` : '');
+  try {
+    // For the CLI, which may run without this process's environment (`diosc connections create`).
+    recordServerUrl(config.dataDir, url);
+  } catch (error) {
+    app.log.warn({ err: error }, 'could not record the server address in the data dir');
+  }
   const lines = await startBanner({
-    url: portalUrl(config, typeof address === 'object' && address ? `:${address.port}` : ''),
+    url,
     storeLabel: store.dialect === 'sqlite' ? sqlitePathOf(config) : 'PostgreSQL (DATABASE_URL)',
     owner,
     assistantsFile:
