@@ -1,25 +1,42 @@
 // `npm run cluster`: two Diosc instances over one throwaway PostgreSQL, on two ports, for trying what
 // docs/operations.md describes. No docker: the PostgreSQL is Debian's, in a temp directory
-// (scripts/postgres.mjs), removed again on Ctrl-C. `npm run cluster -- --no-build` skips the build.
+// (scripts/postgres.mjs), removed again on Ctrl-C. `npm run cluster -- --no-build` skips the build;
+// `--pg-port N` (or DIOSC_CLUSTER_PG_PORT) puts PostgreSQL on port N instead of a free one.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ensureDependencies, must, root } from './lib.mjs';
-import { startPostgres } from './postgres.mjs';
+import { portOption, startPostgres } from './postgres.mjs';
 
 const PORTS = (process.env.DIOSC_CLUSTER_PORTS ?? '3001,3002').split(',').map(Number);
 const NAMES = ['a', 'b', 'c', 'd'];
 
-ensureDependencies();
-if (!process.argv.includes('--no-build')) must('npm', ['run', 'build', '--if-present', '--workspaces']);
-
-const postgres = await startPostgres();
-if (!postgres) {
-  console.error('✗ The cluster needs PostgreSQL (Debian package postgresql); it is not installed.');
-  process.exit(1);
+let options;
+try {
+  const { values } = parseArgs({
+    options: { 'no-build': { type: 'boolean', default: false }, 'pg-port': { type: 'string' } },
+  });
+  // The flag wins over the environment.
+  const [pgPort, pgPortName] =
+    values['pg-port'] === undefined
+      ? [process.env.DIOSC_CLUSTER_PG_PORT, 'DIOSC_CLUSTER_PG_PORT']
+      : [values['pg-port'], '--pg-port'];
+  options = { build: !values['no-build'], pgPort: portOption(pgPort, pgPortName) };
+} catch (error) {
+  console.error(`✗ ${error.message}\n  usage: npm run cluster -- [--no-build] [--pg-port N]`);
+  process.exit(2);
 }
+
+ensureDependencies();
+if (options.build) must('npm', ['run', 'build', '--if-present', '--workspaces']);
+
+const postgres = await startPostgres({ port: options.pgPort }).catch((error) => {
+  console.error(`✗ The cluster needs PostgreSQL. ${error.message}`);
+  process.exit(1);
+});
 const dir = mkdtempSync(join(tmpdir(), 'diosc-cluster-'));
 // Every instance must share the secret key (stored secrets are sealed with it) and the owner.
 const shared = {

@@ -64,7 +64,8 @@ function browserToolsSetting(value: unknown, env: NodeJS.ProcessEnv): boolean {
   throw new Error(`Invalid DIOSC_BROWSER_TOOLS: ${String(value)} (use on or off)`);
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
+/** The settings given: the file's (DIOSC_CONFIG), then the environment's over them. */
+function givenSettings(env: NodeJS.ProcessEnv, cwd: string): FileConfig {
   const file: FileConfig = env.DIOSC_CONFIG
     ? (JSON.parse(readFileSync(resolve(cwd, env.DIOSC_CONFIG), 'utf8')) as FileConfig)
     : {};
@@ -73,6 +74,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const value = env[name];
     if (value !== undefined && value !== '') merged[key] = value;
   }
+  return merged;
+}
+
+/**
+ * Whether the configuration names the public origin or the port (DIOSC_PUBLIC_ORIGIN, DIOSC_PORT,
+ * or the file's `publicOrigin`/`port`); when not, `publicOrigin` is the default's guess.
+ */
+export function configuresPublicOrigin(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): boolean {
+  const given = givenSettings(env, cwd);
+  return given.publicOrigin !== undefined || given.port !== undefined;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
+  const merged = givenSettings(env, cwd);
   const host = String(merged.host ?? '127.0.0.1');
   const port = Number(merged.port ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)

@@ -5,6 +5,8 @@ import { loadConfig, type ServerConfig } from './config.js';
 import { ensureOwner } from './first-run.js';
 import { applyAssistantsFile } from './hub/assistants/assistants-file.js';
 import { ensureDemoAssistant } from './hub/assistants/demo-assistant.js';
+import { recordServerUrl } from './server-url-record.js';
+import { startBanner } from './start-banner.js';
 import { openConfiguredStore, sqlitePathOf } from './store/configured-store.js';
 
 /**
@@ -34,8 +36,6 @@ async function main(): Promise<void> {
     ? await applyAssistantsFile(app.diosc, owner.accountId, config.assistantsFile)
     : undefined;
   await ensureDemoAssistant(app.diosc, owner.accountId);
-  const hub = app.diosc.hub!.services;
-  const assistants = await hub.assistants.list(owner.accountId);
   // Fastify's own line names the socket (http://127.0.0.1:3000), where sign-in would fail the
   // exact-origin rule; it names the one address that works instead, the same as the banner.
   await app.listen({
@@ -45,33 +45,22 @@ async function main(): Promise<void> {
   });
   const address = app.server.address();
   const url = portalUrl(config, typeof address === 'object' && address ? `:${address.port}` : '');
-
-  const lines = [
-    '',
-    `  Diosc is running at ${url}`,
-    `  Store: ${store.dialect === 'sqlite' ? sqlitePathOf(config) : 'PostgreSQL (DATABASE_URL)'}`,
-  ];
-  if (owner.generatedPassword) {
-    lines.push(`  Sign in as ${owner.email} with password: ${owner.generatedPassword}`);
-    lines.push(
-      '  (shown once; set DIOSC_OWNER_PASSWORD on first run to choose it, or run `npm run diosc -- reset-password`)',
-    );
-  } else if (owner.created) {
-    lines.push(`  Sign in as ${owner.email} with the password from DIOSC_OWNER_PASSWORD.`);
-  } else {
-    lines.push(
-      `  Sign in as ${owner.email} (password printed on first run; reset with \`npm run diosc -- reset-password\`).`,
-    );
+  try {
+    // For the CLI, which may run without this process's environment (`diosc connections create`).
+    recordServerUrl(config.dataDir, url);
+  } catch (error) {
+    app.log.warn({ err: error }, 'could not record the server address in the data dir');
   }
-  if (fromFile) {
-    lines.push(
-      `  Assistants from ${config.assistantsFile}: ${fromFile.created.length} created, ${fromFile.updated.length} updated`,
-    );
-  }
-  for (const assistant of assistants.slice(0, 5)) {
-    const { label } = await hub.modelFor(assistant).catch(() => ({ label: 'model not configured' }));
-    lines.push(`  Assistant "${assistant.config.name}": ${assistant.publishableKey} on ${label}`);
-  }
+  const lines = await startBanner({
+    url,
+    storeLabel: store.dialect === 'sqlite' ? sqlitePathOf(config) : 'PostgreSQL (DATABASE_URL)',
+    owner,
+    assistantsFile:
+      fromFile && config.assistantsFile
+        ? { path: config.assistantsFile, created: fromFile.created.length, updated: fromFile.updated.length }
+        : undefined,
+    hub: app.diosc.hub!.services,
+  });
   // The credentials go to the terminal only, never through the logger.
   process.stdout.write(`${lines.join('\n')}\n\n`);
 

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/run-cli.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -26,7 +27,7 @@ describe('npm start', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('prints one address, and it is the one sign-in works on', async () => {
+  it('prints one origin, the one sign-in works on, the Demo assistant’s preview there, and leaves it for the CLI', async () => {
     const port = await freePort();
     child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
       cwd: root,
@@ -51,14 +52,52 @@ describe('npm start', () => {
     // Whatever else is logged right after the banner counts too.
     await new Promise((done) => setTimeout(done, 300));
     const addresses = new Set([...output.matchAll(/https?:\/\/[^\s"'`)]+/g)].map((match) => match[0]));
-    expect([...addresses]).toEqual([`http://localhost:${port}`]);
+    const address = `http://localhost:${port}`;
+    expect(new Set([...addresses].map((url) => new URL(url).origin))).toEqual(new Set([address]));
+    expect(addresses).toContain(address);
 
-    const address = [...addresses][0]!;
     const signIn = await fetch(`${address}/api/owner/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: address },
       body: JSON.stringify({ email: 'owner@localhost', password: 'start pass' }),
     });
     expect(signIn.status).toBe(200);
+    // The first run's Demo assistant: its live preview opens in the browser that signed in.
+    const preview = /Try it \(once signed in\): (\S+)/.exec(output)?.[1];
+    expect(preview).toBeDefined();
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const page = await fetch(preview!, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<h1>Preview: Demo assistant</h1>');
+
+    // The CLI in another shell, without DIOSC_PORT: it names the port this server runs on.
+    const { DIOSC_PORT: _port, DIOSC_PUBLIC_ORIGIN: _origin, DIOSC_CONFIG: _config, ...shell } = process.env;
+    let printed = '';
+    const code = await runCli(['connections', 'create', '--name', 'Agent', '--grant', 'inbox:items_list'], {
+      out: (line) => {
+        printed += `${line}\n`;
+      },
+      err: (text) => {
+        printed += text;
+      },
+      env: { ...shell, DIOSC_DATA_DIR: dir, DIOSC_LOG_LEVEL: 'silent' },
+    });
+    expect(code).toBe(0);
+    const mcpUrl = /MCP URL: (\S+)/.exec(printed)?.[1];
+    expect(mcpUrl).toBe(`${address}/mcp`);
+    const token = /Token \(shown once; copy it now\): (dsc_\S+)/.exec(printed)![1];
+    const tools = await fetch(mcpUrl!, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(tools.status).toBe(200);
   });
 });

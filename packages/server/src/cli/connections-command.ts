@@ -4,17 +4,20 @@ import { systemClock } from '../clock.js';
 import { type ConnectionView, createConnections } from '../connections/connections.js';
 import { formatGrant, parseGrantSpecs } from './grant-spec.js';
 import { firstRunLines, openLocalStore } from './local-store.js';
+import { type McpUrl, mcpUrlOf } from './mcp-url.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const CONNECTIONS_USAGE = `Usage:
-  diosc connections create --name <name> --grant <collection:fn,fn> [--grant …] [--expires-days N] [--json]
+  diosc connections create --name <name> --grant <collection:fn,fn> [--grant …] [--expires-days N] [--url <origin>] [--json]
   diosc connections list [--json]
   diosc connections revoke <id>
-  diosc connections rotate <id> [--expires-days N] [--json]
+  diosc connections rotate <id> [--expires-days N] [--url <origin>] [--json]
 
   --grant <collection:fn,fn> names one collection by its ID (repeat it for more); the IDs, and the
-  functions each collection's kind allows, come from \`diosc collections list\`.`;
+  functions each collection's kind allows, come from \`diosc collections list\`.
+  --url <origin> is the server's address for the printed MCP URL (default: DIOSC_PUBLIC_ORIGIN or
+  DIOSC_PORT as the server reads them, else where the server last started on this data dir).`;
 
 function status(connection: ConnectionView, now: number): string {
   if (connection.revokedAt) return 'revoked';
@@ -44,6 +47,7 @@ export async function connectionsCommand(
       name: { type: 'string' },
       grant: { type: 'string', multiple: true },
       'expires-days': { type: 'string' },
+      url: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -57,14 +61,19 @@ export async function connectionsCommand(
     throw new DioscError('invalid_input', `Give the connection ID: diosc connections ${action} <id>`);
   }
   const local = await openLocalStore(env);
+  const printUrl = (mcp: McpUrl) => {
+    out(`  MCP URL: ${mcp.url}`);
+    if (mcp.note) out(`           ${mcp.note}`);
+  };
   try {
     for (const line of firstRunLines(local.owner)) out(line);
     const connections = createConnections(local.store, systemClock);
     const accountId = local.owner.accountId;
-    const mcpUrl = `${local.config.publicOrigin}/mcp`;
+    const mcp = () => mcpUrlOf({ config: local.config, env, flag: values.url });
 
     if (action === 'create') {
       if (!values.name?.trim()) throw new DioscError('invalid_input', '--name is required.');
+      const url = mcp();
       const grant = await connections.checkGrant(accountId, parseGrantSpecs(values.grant ?? []));
       const { connection, token } = await connections.createMcp(accountId, {
         displayName: values.name.trim().slice(0, 100),
@@ -72,11 +81,11 @@ export async function connectionsCommand(
         expiresInMs: expiresInMs(values['expires-days']),
         provenance: 'owner-cli',
       });
-      if (values.json) return out(JSON.stringify({ connection, token, url: mcpUrl }));
+      if (values.json) return out(JSON.stringify({ connection, token, url: url.url }));
       out(`Created connection ${connection.id} "${connection.displayName}"`);
       out(`  Grant:   ${formatGrant(connection.grant)}`);
       out(`  Expires: ${connection.tokenExpiresAt ?? 'never'}`);
-      out(`  MCP URL: ${mcpUrl}`);
+      printUrl(url);
       out(`  Token (shown once; copy it now): ${token}`);
       return;
     }
@@ -100,14 +109,15 @@ export async function connectionsCommand(
       out(`Revoked connection ${connection.id} "${connection.displayName}"; its token no longer works.`);
       return;
     }
+    const url = mcp();
     const { connection, token } = await connections.rotate(
       accountId,
       id!,
       expiresInMs(values['expires-days']),
     );
-    if (values.json) return out(JSON.stringify({ connection, token, url: mcpUrl }));
+    if (values.json) return out(JSON.stringify({ connection, token, url: url.url }));
     out(`Rotated the token of ${connection.id} "${connection.displayName}"; the old token no longer works.`);
-    out(`  MCP URL: ${mcpUrl}`);
+    printUrl(url);
     out(`  Token (shown once; copy it now): ${token}`);
   } finally {
     await local.store.close();

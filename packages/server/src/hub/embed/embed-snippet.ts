@@ -25,6 +25,14 @@ function pageHints(record: AssistantRecord): string[] {
 }
 
 /**
+ * The hub's live preview page of an assistant (an owner route: it needs the portal's session), where
+ * the owner tries it as a visitor would. The embed panel links it and `npm start` prints it.
+ */
+export function previewPath(assistantId: string): string {
+  return `/api/owner/assistants/${assistantId}/preview`;
+}
+
+/**
  * What the owner pastes into their site, as data: the command-queue snippet with its
  * `<script async>` tag, and the ES module import — the publishable key (public by design) filled in.
  */
@@ -50,6 +58,6 @@ export function embedView(hubUrl: string, record: AssistantRecord): EmbedView {
     esm,
     scriptUrl,
     moduleUrl,
-    previewUrl: `/api/owner/assistants/${record.id}/preview`,
+    previewUrl: previewPath(record.id),
   };
 }
