@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const hasPostgres = existsSync('/usr/lib/postgresql') && process.env.DIOSC_SKIP_POSTGRES !== '1';
+// Like every PostgreSQL suite: there when `npm test` started PostgreSQL (always under CI), so its
+// binaries are installed.
+const withPostgres = Boolean(process.env.DIOSC_TEST_POSTGRES_URL);
 
 interface Postgres {
   url: string;
@@ -77,23 +78,24 @@ describe('npm run cluster: the PostgreSQL port', () => {
     expect(run.output).toContain('--pg-port takes a port from 1 to 65535, not "eighty"');
     expect(run.output).not.toContain('PostgreSQL 1');
   });
+});
 
-  it.skipIf(!hasPostgres)('puts PostgreSQL on the port --pg-port names', async () => {
-    const port = await freePort();
-    const run = await clusterPostgres(['--pg-port', String(port)], {});
-    expect(run.announced).toBe(port);
-    expect(run.port).toBe(port);
-  });
+if (withPostgres)
+  describe('npm run cluster: the PostgreSQL it starts', () => {
+    it('puts PostgreSQL on the port --pg-port names', async () => {
+      const port = await freePort();
+      const run = await clusterPostgres(['--pg-port', String(port)], {});
+      expect(run.announced).toBe(port);
+      expect(run.port).toBe(port);
+    });
 
-  it.skipIf(!hasPostgres)('takes DIOSC_CLUSTER_PG_PORT when no flag is given', async () => {
-    const port = await freePort();
-    const run = await clusterPostgres([], { DIOSC_CLUSTER_PG_PORT: String(port) });
-    expect(run.port).toBe(port);
-  });
+    it('takes DIOSC_CLUSTER_PG_PORT when no flag is given', async () => {
+      const port = await freePort();
+      const run = await clusterPostgres([], { DIOSC_CLUSTER_PG_PORT: String(port) });
+      expect(run.port).toBe(port);
+    });
 
-  it.skipIf(!hasPostgres)(
-    'without either, two servers started by one process get two free ports',
-    async () => {
+    it('without either, two servers started by one process get two free ports', async () => {
       const { startPostgres } = (await import(pathToFileURL(`${ROOT}scripts/postgres.mjs`).href)) as {
         startPostgres: StartPostgres;
       };
@@ -109,6 +111,5 @@ describe('npm run cluster: the PostgreSQL port', () => {
       } finally {
         await first.stop();
       }
-    },
-  );
-});
+    });
+  });
