@@ -17,10 +17,17 @@ export const sharedStyles = css`
   .card { background: var(--diosc-bg, #fff); border: 1px solid var(--diosc-border, #d0d5dd); border-radius: var(--diosc-radius, 12px); box-shadow: 0 18px 50px #0003; }
 `;
 
+/*
+ * The widget's :host rule is important: a host page's rules (`:focus { box-shadow }`, `* { margin }`)
+ * beat a shadow root's normal ones on its host, and an important :host rule beats the page's even
+ * when those are important too. The host box spans the panel's width and the launcher's height; only
+ * what the widget draws takes the pointer, so the rest of that box stays the page's.
+ */
 export const widgetStyles = [
   sharedStyles,
   css`
-    :host { position: fixed; right: 1.25rem; bottom: 1.25rem; z-index: var(--diosc-z, 2147483000); display: flex; flex-direction: column; align-items: end; gap: 0.75rem; }
+    :host { all: initial !important; position: fixed !important; right: 20px !important; bottom: 20px !important; z-index: var(--diosc-z, 2147483000) !important; display: flex !important; flex-direction: column !important; align-items: end !important; gap: 12px !important; pointer-events: none !important; font: var(--diosc-font, 14px/1.45 system-ui, sans-serif) !important; color: var(--diosc-fg, #1d2433) !important; }
+    * { pointer-events: auto; }
     .launcher { width: 3.25rem; height: 3.25rem; border-radius: 50%; font-size: 1.3rem; position: relative; display: grid; place-items: center; }
     button svg { vertical-align: -0.2em; }
     .dot { position: absolute; top: 4px; right: 4px; width: 10px; height: 10px; border-radius: 50%; background: #f79009; }
