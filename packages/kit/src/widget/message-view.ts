@@ -2,7 +2,7 @@ import type { ConversationMessage, FileDescriptor, ToolActivity } from '@diosc/p
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Translator } from '../i18n/translator.js';
 import { icons } from './icons.js';
-import { renderMarkdown } from './markdown.js';
+import { renderMarkdown } from './markdown/render-markdown.js';
 
 export function formatBytes(bytes: number, locale: string): string {
   const units = ['B', 'KB', 'MB', 'GB'];
