@@ -97,7 +97,8 @@ function normalize(node: globalThis.Node, inPre = false): string {
 
 function widgetHtml(markdown: string): string {
   const host = document.createElement('div');
-  render(renderMarkdown(markdown), host);
+  // Links off the page's origin are text unless an assistant allows them: the spec's are allowed here.
+  render(renderMarkdown(markdown, { outsideLinks: true }), host);
   return [...host.childNodes].map((child) => normalize(child)).join('');
 }
 

@@ -5,9 +5,9 @@ import { parseBlocks } from '../src/widget/markdown/parse-blocks.js';
 import { parseInline } from '../src/widget/markdown/parse-inline.js';
 import { renderMarkdown } from '../src/widget/markdown/render-markdown.js';
 
-function html(markdown: string): HTMLElement {
+function html(markdown: string, outsideLinks = false): HTMLElement {
   const host = document.createElement('div');
-  render(renderMarkdown(markdown), host);
+  render(renderMarkdown(markdown, { outsideLinks }), host);
   return host;
 }
 
@@ -32,6 +32,7 @@ describe('markdown from the model is rendered safely', () => {
   it('links only http(s) and mailto, never javascript: or data:', () => {
     const host = html(
       '[ok](https://example.com/a) [mail](mailto:a@b.c) [bad](javascript:alert(1)) [data](data:text/html,hi) https://bare.example/x.',
+      true,
     );
     const links = [...host.querySelectorAll('a')].map((a) => [
       a.textContent,
@@ -71,6 +72,7 @@ describe('text as the model wrote it (issue 30, item 9)', () => {
   it('ends a bare URL where the sentence or the JSON around it goes on', () => {
     const host = html(
       '{"url": https://docs.example/start","path":"/a"} See https://a.example/x_y. (https://b.example/(c)) https://c.example/q?a=1,',
+      true,
     );
     expect([...host.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([
       'https://docs.example/start',
@@ -101,5 +103,32 @@ describe('text as the model wrote it (issue 30, item 9)', () => {
     const stars = html(`${'*'.repeat(10_000)}a${'*'.repeat(10_000)}`);
     expect(stars.querySelectorAll('em, strong').length).toBeLessThanOrEqual(40);
     expect(html(`${'- > '.repeat(2_000)}deep`).textContent).toContain('deep');
+  });
+});
+
+describe('links that leave the page (issue 30, item 10)', () => {
+  it('shows a link off the page’s origin as its full destination, not one click away', () => {
+    const host = html(
+      "I can't take you to [the login](https://evil.example/login). Try https://evil.example/x.",
+    );
+    expect(host.querySelector('a')).toBeNull();
+    expect(host.textContent).toBe(
+      "I can't take you to the login (https://evil.example/login). Try https://evil.example/x.",
+    );
+  });
+
+  it('keeps links on the page’s own origin, and mail, one click away', () => {
+    const host = html(`[Orders](/orders) [here](${location.origin}/cart) [mail](mailto:help@shop.example)`);
+    expect([...host.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([
+      `${location.origin}/orders`,
+      `${location.origin}/cart`,
+      'mailto:help@shop.example',
+    ]);
+  });
+
+  it('links outside only when the assistant’s settings allow it', () => {
+    expect(html('[docs](https://docs.example/a)', true).querySelector('a')?.getAttribute('href')).toBe(
+      'https://docs.example/a',
+    );
   });
 });

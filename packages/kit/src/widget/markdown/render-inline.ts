@@ -1,6 +1,6 @@
 import { html, type TemplateResult } from 'lit';
 import type { InlineNode } from './inline-node.js';
-import { linkView } from './link-view.js';
+import { type LinkPolicy, linkView } from './link-view.js';
 
 /** Deeper nesting than this is drawn as plain text: a hostile `*a **b *c …` cannot exhaust the stack. */
 const MAX_DEPTH = 32;
@@ -18,14 +18,25 @@ function plainText(nodes: InlineNode[]): string {
 }
 
 /** Inline nodes as Lit values: every piece of text through a text binding, never parsed as HTML. */
-export function renderInline(nodes: InlineNode[], depth = 0, inLink = false): (string | TemplateResult)[] {
+export function renderInline(
+  nodes: InlineNode[],
+  policy: LinkPolicy,
+  depth = 0,
+  inLink = false,
+): (string | TemplateResult)[] {
   if (depth > MAX_DEPTH) return [plainText(nodes)];
-  return nodes.map((node) => inlineView(node, depth, inLink));
+  return nodes.map((node) => inlineView(node, policy, depth, inLink));
 }
 
-function inlineView(node: InlineNode, depth: number, inLink: boolean): string | TemplateResult {
+function inlineView(
+  node: InlineNode,
+  policy: LinkPolicy,
+  depth: number,
+  inLink: boolean,
+): string | TemplateResult {
   if (typeof node === 'string') return node;
-  const inner = (children: InlineNode[]) => renderInline(children, depth + 1, inLink || node.mark === 'link');
+  const inner = (children: InlineNode[]) =>
+    renderInline(children, policy, depth + 1, inLink || node.mark === 'link');
   switch (node.mark) {
     case 'em':
       return html`<em>${inner(node.children)}</em>`;
@@ -37,8 +48,8 @@ function inlineView(node: InlineNode, depth: number, inLink: boolean): string | 
       return html`<br />`;
     case 'autolink':
       // CommonMark has no links inside links; GFM's bare URLs inside a label stay text too.
-      return inLink ? node.text : linkView(node.text, node.href);
+      return inLink ? node.text : linkView(node.text, node.href, policy);
     case 'link':
-      return linkView(inner(node.children), node.href, node.title);
+      return linkView(inner(node.children), node.href, policy, node.title);
   }
 }
