@@ -46,6 +46,7 @@ export const widgetStyles = [
     .outside-link { overflow-wrap: anywhere; }
     .tools { list-style: none; padding: 0; font-size: 0.8em; }
     .failed { color: var(--diosc-danger, #b42318); }
+    .tool.declined { color: var(--diosc-muted, #5b6474); }
     .files { display: flex; flex-wrap: wrap; gap: 0.4rem; }
     .chip { border-radius: 999px; font-size: 0.85em; }
     .empty, .working, .notice { color: var(--diosc-muted, #5b6474); font-size: 0.85em; }
