@@ -3,8 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin, type Rollup } from 'vite';
 
-/** The budget for the kit's initial JavaScript (widget, dialog, built-ins, adapter, transport). */
-export const KIT_GZIP_BUDGET_BYTES = 30_000;
+/**
+ * The budget for the kit's initial JavaScript (widget, dialog, built-ins, adapter, transport).
+ * 33,000 since the CommonMark-faithful markdown renderer (about 2.6 KB gzip; it was 30,000).
+ */
+export const KIT_GZIP_BUDGET_BYTES = 33_000;
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 

@@ -81,6 +81,7 @@ export type { LocalErrorCode } from './errors/local-codes.js';
 export { isLocalErrorCode, LOCAL_ERROR_CODES, localErrorCodes } from './errors/local-codes.js';
 export { LocalError } from './errors/local-error.js';
 export { answerBytesProblem } from './hub-api/answer-bytes.js';
+export { answerOutcome } from './hub-api/answer-outcome.js';
 export type {
   ConsensusDecision,
   ConsensusOutcome,

@@ -1,5 +1,6 @@
 import {
   type ApprovalSeverity,
+  answerOutcome,
   type ConsensusDecision,
   type FileDescriptor,
   type InterruptAnswer,
@@ -89,13 +90,21 @@ export function createFakeTurn(conversation: FakeConversation, state: FakeTurnSt
       interrupt: conversation.interrupts.get(id)!.interrupt,
     });
     return Promise.race([answer, cancelled(signal)]).then((value) => {
-      const ok =
-        !('error' in value) && !(value.result && (value.result as { success?: unknown }).success === false);
+      const { ok, summary } = answerOutcome(value);
       state.view.status = 'running';
-      state.tools = state.tools.map((each) => (each.toolCallId === toolCallId ? { ...each, ok } : each));
+      state.tools = state.tools.map((each) =>
+        each.toolCallId === toolCallId ? { ...each, ok, ...(summary ? { summary } : {}) } : each,
+      );
       if ('file' in value && value.file) state.files.push(value.file);
       emitEvent(conversation, { type: 'interrupt.resolved', turnId, interruptId: id, outcome: 'answered' });
-      emitEvent(conversation, { type: 'tool.finished', turnId, toolCallId, tool: name, ok });
+      emitEvent(conversation, {
+        type: 'tool.finished',
+        turnId,
+        toolCallId,
+        tool: name,
+        ok,
+        ...(summary ? { summary } : {}),
+      });
       return value;
     });
   };

@@ -2,7 +2,7 @@ import type { ConversationMessage, FileDescriptor, ToolActivity } from '@diosc/p
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Translator } from '../i18n/translator.js';
 import { icons } from './icons.js';
-import { renderMarkdown } from './markdown.js';
+import { renderMarkdown } from './markdown/render-markdown.js';
 
 export function formatBytes(bytes: number, locale: string): string {
   const units = ['B', 'KB', 'MB', 'GB'];
@@ -27,12 +27,21 @@ export function fileChip(
   </button>`;
 }
 
+/** A tool's outcome in words, not colour alone: a declined intent is neither done nor failed. */
+function toolState(tool: ToolActivity): 'running' | 'done' | 'failed' | 'declined' {
+  if (tool.ok === null) return 'running';
+  if (tool.ok) return 'done';
+  return tool.summary === 'declined' ? 'declined' : 'failed';
+}
+
+const TOOL_ICONS = { running: '⋯', done: '✓', failed: '✕', declined: '⊘' } as const;
+
 export function toolRow(tool: ToolActivity, t: Translator): TemplateResult {
-  const state = tool.ok === null ? 'running' : tool.ok ? 'done' : 'failed';
+  const state = toolState(tool);
   return html`<li class="tool ${state}" part="tool-row">
-    <span aria-hidden="true">${tool.ok === null ? '⋯' : tool.ok ? '✓' : '✕'}</span>
+    <span aria-hidden="true">${TOOL_ICONS[state]}</span>
     ${t.t(`tool.${state}`, { tool: tool.tool })} <small>${t.t(`tool.${tool.where}`)}</small>
-    ${tool.summary && tool.ok === false ? html`<small>(${tool.summary})</small>` : nothing}
+    ${tool.summary && state === 'failed' ? html`<small>(${tool.summary})</small>` : nothing}
   </li>`;
 }
 

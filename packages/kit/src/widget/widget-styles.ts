@@ -50,8 +50,10 @@ export const widgetStyles = [
     blockquote { margin: 0.3rem 0; padding-left: 0.6rem; border-left: 3px solid var(--diosc-border, #d0d5dd); }
     [role='heading'] { font-weight: 700; }
     a { color: var(--diosc-link, #2457d6); }
+    .outside-link { overflow-wrap: anywhere; }
     .tools { list-style: none; padding: 0; font-size: 0.8em; }
     .failed { color: var(--diosc-danger, #b42318); }
+    .tool.declined { color: var(--diosc-muted, #5b6474); }
     .files { display: flex; flex-wrap: wrap; gap: 0.4rem; }
     .chip { border-radius: 999px; font-size: 0.85em; }
     .empty, .working, .notice { color: var(--diosc-muted, #5b6474); font-size: 0.85em; }

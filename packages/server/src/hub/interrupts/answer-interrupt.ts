@@ -1,4 +1,10 @@
-import { answerBytesProblem, DioscError, type FileDescriptor, type InterruptAnswer } from '@diosc/protocol';
+import {
+  answerBytesProblem,
+  answerOutcome,
+  DioscError,
+  type FileDescriptor,
+  type InterruptAnswer,
+} from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
 import { argsDigest } from '../turns/classify-call.js';
 import type { ToolOutput } from '../turns/tool-calls.js';
@@ -93,8 +99,7 @@ export async function answerInterrupt(
     turnId: turn.id,
     toolCallId: call.id,
     tool: call.tool,
-    ok: !('error' in answer),
-    ...('error' in answer ? { summary: 'error' } : {}),
+    ...answerOutcome(answer),
   });
   await runner.resumeIfUnblocked(turn.id);
   return { status: 'accepted' };
