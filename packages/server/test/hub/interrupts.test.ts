@@ -1,3 +1,4 @@
+import type { InterruptAnswer } from '@diosc/protocol';
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
@@ -39,6 +40,39 @@ describeOnDialects('interrupt answers', () => {
     // The model ran twice (the call and the reply), never again for the repeats.
     expect(server!.model.calls).toHaveLength(2);
     expect(stream.ofType('interrupt.resolved')).toHaveLength(1);
+  });
+
+  it('says on the stream what became of a browser call: declined when the person rejected it, error when it failed, done otherwise', async () => {
+    const apply = { toolName: 'browser_apply_changes', input: { ops: [] } };
+    server = await startHubServer({
+      script: [{ toolCalls: [apply] }, { toolCalls: [apply] }, { toolCalls: [apply] }, { text: 'Done.' }],
+    });
+    const { client, conversation, stream } = await server.visit();
+    const editor = {
+      tools: [],
+      intents: [{ name: 'apply_changes', description: 'Apply a diff.', schema: { type: 'object' } }],
+    };
+    await client.send(conversation, { text: 'apply', registry: editor });
+    const answers: InterruptAnswer[] = [
+      {
+        result: { success: false, error: 'Declined by the user.' },
+        decision: { decision: 'reject', reason: 'No.' },
+      },
+      { result: { success: false, error: 'The diagram is locked.' } },
+      { result: { success: true } },
+    ];
+    const answered = new Set<string>();
+    for (const answer of answers) {
+      const { interrupt } = await stream.until('interrupt', (event) => !answered.has(event.interrupt.id));
+      answered.add(interrupt.id);
+      expect((await client.answer(interrupt.id, answer)).body).toEqual({ status: 'accepted' });
+    }
+    await stream.until('turn.done');
+    expect(stream.ofType('tool.finished').map(({ ok, summary }) => ({ ok, summary }))).toEqual([
+      { ok: false, summary: 'declined' },
+      { ok: false, summary: 'error' },
+      { ok: true, summary: undefined },
+    ]);
   });
 
   it('refuses an answer from another visitor session, and one for an unknown id, changing nothing', async () => {
