@@ -14,6 +14,7 @@ export interface KitManifest {
   /** Subresource Integrity of each file. */
   integrity: { script: string; module: string; webmcpBridge: string };
   gzipBytes: { script: number; module: number; webmcpBridge: number };
+  brotliBytes: { script: number; module: number; webmcpBridge: number };
 }
 
 export function kitManifest(script: KitBundle & { bridge: KitBundle }, module: KitBundle): KitManifest {
@@ -25,5 +26,10 @@ export function kitManifest(script: KitBundle & { bridge: KitBundle }, module: K
     webmcpBridge: bridgeFileName(script.bridge),
     integrity: { script: script.integrity, module: module.integrity, webmcpBridge: script.bridge.integrity },
     gzipBytes: { script: script.gzipBytes, module: module.gzipBytes, webmcpBridge: script.bridge.gzipBytes },
+    brotliBytes: {
+      script: script.brotliBytes,
+      module: module.brotliBytes,
+      webmcpBridge: script.bridge.brotliBytes,
+    },
   };
 }

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
+import { createKitFileCache, matchesEtag, pickEncoding } from './kit-file-cache.js';
 
 /** Where `npm run build` puts the kit: packages/kit/dist, relative to this file. */
 export const DEFAULT_KIT_DIR = resolve(fileURLToPath(new URL('../../../kit/dist', import.meta.url)));
@@ -15,34 +15,42 @@ const NOT_BUILT =
 /**
  * Serves the built kit to any embedding page at `/kit/diosc-kit.js` (the `<script async>` build) and
  * `/kit/diosc-kit.mjs` (the ES module): the stable names are revalidated on every load
- * (`no-cache`), the content-hashed names are cached forever (`immutable`). Public files, so any
+ * (`no-cache` with an ETag, so a repeat view is a 304), the content-hashed names are cached forever
+ * (`immutable`); Brotli or gzip when the client takes them. Public files, so any
  * origin may load them (`Access-Control-Allow-Origin: *`, needed for modules and `integrity`), and
  * `dist/manifest.json` says which hashed name is current with its SRI digest.
  */
 export const kitAssetsPlugin: FastifyPluginAsync<{ dir?: string }> = async (app, options) => {
   const dir = options.dir ?? app.diosc.config.kitDir ?? DEFAULT_KIT_DIR;
+  const cache = createKitFileCache(dir);
   app.get<{ Params: { file: string } }>('/kit/:file', async (request, reply) => {
     const { file } = request.params;
     reply.header('x-content-type-options', 'nosniff');
     reply.header('access-control-allow-origin', '*');
     reply.header('cross-origin-resource-policy', 'cross-origin');
-    if (file === 'manifest.json' || KIT_FILE.test(file)) {
-      try {
-        const body = await readFile(join(dir, file));
-        const hashed = KIT_FILE.exec(file)?.[2] !== undefined;
-        return reply
-          .type(file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8')
-          .header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
-          .send(body);
-      } catch {
-        if (file === 'diosc-kit.js' || file === 'diosc-kit.mjs' || file === 'manifest.json')
-          return reply
-            .status(503)
-            .type('text/plain; charset=utf-8')
-            .header('cache-control', 'no-store')
-            .send(NOT_BUILT);
-      }
+    const allowed = file === 'manifest.json' || KIT_FILE.test(file);
+    const found = allowed ? await cache.get(file) : undefined;
+    if (found) {
+      const hashed = KIT_FILE.exec(file)?.[2] !== undefined;
+      const encoding = pickEncoding(request.headers['accept-encoding']);
+      const etag = found.etags[encoding];
+      reply
+        .header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache')
+        .header('vary', 'accept-encoding')
+        .header('etag', etag);
+      // A repeat view of the stable name revalidates: the same kit costs headers, no bytes.
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      if (encoding !== 'identity') reply.header('content-encoding', encoding);
+      return reply
+        .type(file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8')
+        .send(found.bodies[encoding]);
     }
+    if (file === 'diosc-kit.js' || file === 'diosc-kit.mjs' || file === 'manifest.json')
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(NOT_BUILT);
     return reply
       .status(404)
       .type('text/plain; charset=utf-8')
