@@ -41,6 +41,18 @@ for (const locale of ['en', 'es']) {
       await ask(page, 'Which tea is cheapest?');
       await page.locator('diosc-widget .message.assistant').first().waitFor();
       await state(page, 'widget (conversation)');
+      // Long enough that the message list scrolls (axe "scrollable-region-focusable").
+      e2e.script = () => ({ text: `A long answer. ${'More detail on the teas. '.repeat(30)}` });
+      for (let i = 0; i < 5; i++) {
+        await ask(page, `Tell me more (${i})`);
+        await page
+          .locator('diosc-widget .message.assistant')
+          .nth(i + 1)
+          .waitFor();
+      }
+      const list = page.locator('diosc-widget .messages');
+      expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+      await state(page, 'widget (long conversation)');
     });
 
     it('the consensus dialog, reviewing a change and editing one', async () => {
@@ -58,11 +70,17 @@ for (const locale of ['en', 'es']) {
         .click();
       await second.page.locator('diosc-consensus-dialog form input').first().waitFor();
       await state(second.page, 'consensus dialog (edit)');
+      await second.page
+        .locator('diosc-consensus-dialog button', { hasText: locale === 'es' ? 'Volver' : 'Back' })
+        .click();
+      await second.page.locator('diosc-consensus-dialog button.reject').click();
+      await second.page.locator('diosc-consensus-dialog textarea#reason').waitFor();
+      await state(second.page, 'consensus dialog (reject)');
     });
 
     it('has no serious or critical violation and none of the named rules', () => {
       writeAxeReport(`kit-${locale}`, scanned, found, {});
-      expect(scanned).toHaveLength(4);
+      expect(scanned).toHaveLength(6);
       const lines = Object.entries(found).flatMap(([name, violations]) =>
         violations.map((v) => `${name}: ${v.id} (${v.impact}) ${v.targets.join(' ')}`),
       );

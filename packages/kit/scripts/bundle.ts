@@ -9,10 +9,10 @@ import { build, type Plugin, type Rollup } from 'vite';
  */
 export const KIT_WIRE_BUDGET_BYTES = 30_000;
 /**
- * The same with gzip, for a client without Brotli: 33,000 since the CommonMark-faithful markdown
- * parser (about 2.6 KB of it).
+ * The same with gzip, for a client without Brotli. It was 30,000 until the CommonMark-faithful
+ * markdown parser (about 2.6 KB of it); what the design holds is the wire budget above.
  */
-export const KIT_GZIP_BUDGET_BYTES = 33_000;
+export const KIT_GZIP_BUDGET_BYTES = 34_000;
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 

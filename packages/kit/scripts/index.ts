@@ -3,7 +3,13 @@
  * tests and the bench, which build the kit the same way `npm run build` does.
  */
 export type { KitBundle } from './bundle.js';
-export { bridgeFileName, bundleBrowser, bundleKit, KIT_GZIP_BUDGET_BYTES } from './bundle.js';
+export {
+  bridgeFileName,
+  bundleBrowser,
+  bundleKit,
+  KIT_GZIP_BUDGET_BYTES,
+  KIT_WIRE_BUDGET_BYTES,
+} from './bundle.js';
 export type { KitManifest } from './manifest.js';
 export { kitManifest } from './manifest.js';
 export { writeKitDist } from './write-dist.js';

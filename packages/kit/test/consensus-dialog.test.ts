@@ -100,7 +100,7 @@ describe('the consensus dialog', () => {
     const badge = root.querySelector('[part="severity-badge"]')!;
     expect(badge.textContent).toBe('High impact');
     expect(badge.classList.contains('high')).toBe(true);
-    expect(root.querySelector('header .where')?.textContent).toBe('Runs in this page · rename');
+    expect(root.querySelector('.head .where')?.textContent).toBe('Runs in this page · rename');
     expect(root.querySelector('h2#consensus-title')?.textContent).toBe('Rename a');
     expect(root.querySelector('#consensus-intro')?.textContent).toBe(
       'The assistant asks to do this. Nothing runs until you decide.',

@@ -6,7 +6,7 @@ export const dialogStyles = [
   css`
     dialog { box-sizing: border-box; width: min(34rem, 100vw - 2rem); max-height: calc(100vh - 2rem); overflow: auto; padding: 1.1rem 1.25rem; color: inherit; }
     dialog::backdrop { background: #0f141e73; }
-    header { display: flex; gap: 0.6rem; align-items: center; flex-wrap: wrap; }
+    .head { display: flex; gap: 0.6rem; align-items: center; flex-wrap: wrap; }
     h2 { font-size: 1.1rem; margin: 0.6rem 0 0.2rem; }
     .badge { border-radius: 999px; padding: 0.1rem 0.6rem; font-weight: 600; font-size: 0.8em; }
     .low { background: #e7f6ec; color: #14532d; }

@@ -35,6 +35,7 @@ export class ConsensusDialog extends LitElement {
   readonly #shown = new StoreController(this, () => kitOf(this)?.consensus.shown);
   #request: ApprovalRequest | null = null;
   #reviewId = 0;
+  #returnFocus: HTMLElement | null = null;
 
   constructor() {
     super();
@@ -57,15 +58,31 @@ export class ConsensusDialog extends LitElement {
     this.problem = null;
   }
 
-  override updated(): void {
+  override updated(changed: Map<string, unknown>): void {
     const dialog = this.renderRoot.querySelector('dialog');
     if (!dialog) return;
     this.#wire(dialog);
     if (this.#request && !dialog.open) {
+      this.#returnFocus = deepActiveElement();
       dialog.showModal();
-      const first = dialog.querySelector<HTMLButtonElement>('.actions button');
-      if (first) this.#focus.place(first);
-    } else if (!this.#request && dialog.open) dialog.close();
+      this.#placeFirst(dialog);
+    } else if (!this.#request && dialog.open) {
+      dialog.close();
+      // Back where the person was (the composer, the launcher), never to the page's <body>.
+      const back = this.#returnFocus;
+      this.#returnFocus = null;
+      if (back?.isConnected) back.focus();
+      else (this.getRootNode() as ShadowRoot).querySelector<HTMLElement>('.launcher')?.focus();
+    } else if (changed.has('mode')) this.#placeFirst(dialog);
+  }
+
+  /** Focus on the first thing to do in this mode: the reason, the first field, or the first action. */
+  #placeFirst(dialog: HTMLDialogElement): void {
+    const first =
+      this.mode === 'review'
+        ? dialog.querySelector<HTMLElement>('.actions button')
+        : dialog.querySelector<HTMLElement>('form textarea, form input, form select');
+    if (first) this.#focus.place(first);
   }
 
   /** Adds the listeners that can lead to a decision, once per element (see the class comment). */
@@ -161,10 +178,10 @@ export class ConsensusDialog extends LitElement {
     >
       ${
         request && t
-          ? html`<header>
+          ? html`<div class="head">
               <span class="badge ${request.severity}" part="severity-badge">${t(`consensus.severity.${request.severity}`)}</span>
               <span class="where muted">${t(`consensus.where.${request.source}`)} · <code>${request.tool}</code></span>
-            </header>
+            </div>
             <h2 id="consensus-title">${request.summary}</h2>
             <p id="consensus-intro" class="muted">${t('consensus.intro')}</p>
             <div class="detail" part="consensus-detail">${consensusDetail(this.#kit, request)}</div>
@@ -177,4 +194,11 @@ export class ConsensusDialog extends LitElement {
       }
     </dialog>`;
   }
+}
+
+/** The focused element, through open shadow roots (the widget's composer is two roots deep). */
+function deepActiveElement(): HTMLElement | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active instanceof HTMLElement && active !== document.body ? active : null;
 }

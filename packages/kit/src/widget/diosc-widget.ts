@@ -22,6 +22,8 @@ export class DioscWidget extends LitElement {
   readonly #pending = new StoreController(this, () => kitOf(this)?.consensus.pending);
   readonly #shown = new StoreController(this, () => kitOf(this)?.consensus.shown);
   #problem: string | null = null;
+  #wasOpen = false;
+  #focusOnChange = false;
 
   get #kit(): KitContext {
     return kitOf(this) as KitContext;
@@ -40,6 +42,28 @@ export class DioscWidget extends LitElement {
   override updated(): void {
     const list = this.renderRoot.querySelector('.messages');
     list?.scrollTo?.({ top: list.scrollHeight });
+    const open = this.#open.value ?? false;
+    if (open === this.#wasOpen) return;
+    this.#wasOpen = open;
+    // Only a change the person made with the widget moves focus: never on the page's load.
+    if (!this.#focusOnChange) return;
+    this.#focusOnChange = false;
+    if (open) void this.#focusComposer();
+    else this.renderRoot.querySelector<HTMLElement>('.launcher')?.focus();
+  }
+
+  /** Opened, focus goes where the person will type: the launcher sits after the panel, so Tab would leave. */
+  async #focusComposer(): Promise<void> {
+    const composer = this.renderRoot.querySelector('diosc-composer') as
+      | (HTMLElement & { updateComplete?: Promise<unknown> })
+      | null;
+    await composer?.updateComplete;
+    composer?.shadowRoot?.querySelector<HTMLElement>('textarea')?.focus();
+  }
+
+  #toggle(open: boolean): void {
+    this.#focusOnChange = true;
+    this.#kit.open.set(open);
   }
 
   #status(state: ConversationState) {
@@ -64,10 +88,10 @@ export class DioscWidget extends LitElement {
       <header part="header">
         <div><h2 id="diosc-title">${assistant?.name ?? t.t('panel.title')}</h2>
           ${assistant?.modelLabel ? html`<small>${t.t('panel.model', { label: assistant.modelLabel })}</small>` : nothing}</div>
-        <button type="button" class="close" aria-label=${t.t('panel.close')} @click=${() => this.#kit.open.set(false)}>${icons.close}</button>
+        <button type="button" class="close" aria-label=${t.t('panel.close')} @click=${() => this.#toggle(false)}>${icons.close}</button>
       </header>
       ${this.#status(state)}
-      <ol class="messages" aria-live="polite" aria-relevant="additions text">
+      <ol class="messages" tabindex="0" aria-labelledby="diosc-title" aria-live="polite" aria-relevant="additions text">
         ${state.messages.length === 0 && !draft ? html`<li class="empty">${t.t('panel.empty')}</li>` : nothing}
         ${state.messages.map((message) => messageView(message, t, this.#download))}
         ${draft && (draft.text || draft.tools.length || draft.files.length) ? messageView({ role: 'assistant', ...draft }, t, this.#download, true) : nothing}
@@ -92,7 +116,7 @@ export class DioscWidget extends LitElement {
     const t = this.#kit.translator.t;
     return html`${open ? this.#panel(state) : nothing}
       <button type="button" class="launcher primary" part="launcher" aria-expanded=${open ? 'true' : 'false'} aria-controls="diosc-panel"
-        aria-label=${t(open ? 'launcher.close' : 'launcher.open')} @click=${() => this.#kit.open.set(!open)}>
+        aria-label=${t(open ? 'launcher.close' : 'launcher.open')} @click=${() => this.#toggle(!open)}>
         ${open ? icons.close : icons.chat}
         ${(this.#pending.value?.length ?? 0) > 0 ? html`<span class="dot" aria-hidden="true"></span>` : nothing}
       </button>

@@ -11,7 +11,7 @@ export const sharedStyles = css`
   button { cursor: pointer; }
   .primary { background: var(--diosc-accent, #2457d6); color: var(--diosc-on-accent, #fff); border-color: transparent; }
   .danger { background: var(--diosc-danger, #b42318); color: #fff; }
-  :focus-visible { outline: 3px solid var(--diosc-focus, #7aa2ff); outline-offset: 2px; }
+  :focus-visible { outline: 3px solid var(--diosc-focus, #2457d6); outline-offset: 2px; }
   .problem { color: var(--diosc-danger, #b42318); font-weight: 600; }
   .muted, small { color: var(--diosc-muted, #5b6474); }
   .card { background: var(--diosc-bg, #fff); border: 1px solid var(--diosc-border, #d0d5dd); border-radius: var(--diosc-radius, 12px); box-shadow: 0 18px 50px #0003; }
