@@ -1,5 +1,5 @@
-// The read_page bench page: the kit's own visibleText() against innerText on generated pages.
-import { visibleText } from '@diosc/kit/read-page';
+// The read_page bench page: the kit's own pageText() (read_page without a selector) against innerText on generated pages.
+import { pageText } from '@diosc/kit/read-page';
 
 export const MARKERS = [
   'HIDDEN-DISPLAY',
@@ -91,7 +91,7 @@ Object.assign(window, {
   bench: {
     generate,
     run(repeats: number) {
-      const ours = time(() => visibleText(document.body), repeats);
+      const ours = time(() => pageText(document.body).content, repeats);
       // biome-ignore lint/performance/useDomNodeTextContent: innerText is the baseline being measured.
       const inner = time(() => document.body.innerText, repeats);
       const leaks = (text: string) => MARKERS.filter((marker) => text.includes(marker));

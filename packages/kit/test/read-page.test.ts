@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { READ_PAGE_MAX_CHARS, readPage, visibleText } from '../src/tools/read-page.js';
+import { pageText, READ_PAGE_MAX_CHARS, readPage, visibleText } from '../src/tools/read-page.js';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -28,6 +28,44 @@ describe('read_page', () => {
     const text = visibleText(document.body);
     expect(text).toHaveLength(READ_PAGE_MAX_CHARS);
     expect(text.startsWith('paragraph 0\nparagraph 1\n')).toBe(true);
+  });
+
+  it('gives the main content the budget first, then the rest of the page in document order', () => {
+    const links = Array.from(
+      { length: 300 },
+      (_, i) => `<li><a href="/d/${i}">Sidebar link ${i}</a></li>`,
+    ).join('');
+    const body = Array.from(
+      { length: 40 },
+      (_, i) => `<p>The article's paragraph ${i} says something.</p>`,
+    ).join('');
+    document.body.innerHTML = `<nav><ul>${links}</ul></nav><main><h1>Install</h1>${body}</main><footer>Footer text</footer>`;
+    const answer = pageText(document.body, 2_000);
+    expect(answer.content.startsWith("Install\nThe article's paragraph 0 says something.")).toBe(true);
+    expect(answer.content).toContain("The article's paragraph 39 says something.\n\nSidebar link 0");
+    expect(answer.content).not.toContain('Footer text');
+    // Without <main>, the largest article is the main content.
+    document.body.innerHTML = `<aside>${links}</aside><article>Short</article><article><p>Long story</p>${body}</article>`;
+    expect(pageText(document.body, 2_000).content.startsWith('Long story\n')).toBe(true);
+  });
+
+  it('says when it cut, how much text the page holds, and cuts at a word boundary', () => {
+    document.body.innerHTML = `<main>${Array.from({ length: 400 }, (_, i) => `<p>sentence number ${i} of the page</p>`).join('')}</main>`;
+    const answer = pageText(document.body);
+    expect(answer.truncated).toBe(true);
+    expect(answer.pageTextChars).toBe(document.body.textContent!.length);
+    expect(answer.pageTextChars).toBeGreaterThan(10_000);
+    expect(answer.content.length).toBeLessThanOrEqual(READ_PAGE_MAX_CHARS + 1);
+    expect(answer.content.endsWith('…')).toBe(true);
+    // The last word before the ellipsis is whole: it is a word of the page.
+    const last = answer.content.slice(0, -1).split(/\s/).at(-1)!;
+    expect(['sentence', 'number', 'of', 'the', 'page'].includes(last) || /^\d+$/.test(last)).toBe(true);
+    expect(answer.content.slice(0, -1)).toBe(answer.content.slice(0, -1).trimEnd());
+    // A page that fits says nothing of the kind.
+    document.body.innerHTML = '<main><p>All of it.</p></main><footer>Bye</footer>';
+    expect(pageText(document.body)).toEqual({ content: 'All of it.\n\nBye' });
+    expect(readPage({})).toMatchObject({ content: 'All of it.\n\nBye' });
+    expect(readPage({})).not.toHaveProperty('truncated');
   });
 
   it('with a selector: the trimmed text and the HTML of that element, password values removed', () => {

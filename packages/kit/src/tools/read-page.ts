@@ -95,7 +95,7 @@ function rejected(element: Element, visible: Visible): boolean {
  * iframe (…) subtrees whole, reads text-like input values (never passwords), and stops as soon as
  * `max` characters are collected — so its cost depends on the text it returns, not the page size.
  */
-export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS): string {
+export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Element): string {
   const visible = visibilityCheck();
   const parts: string[] = [];
   let length = 0;
@@ -120,7 +120,9 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS): string {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode(node) {
       if (node.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
-      return rejected(node as Element, visible) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+      return node === skip || rejected(node as Element, visible)
+        ? NodeFilter.FILTER_REJECT
+        : NodeFilter.FILTER_ACCEPT;
     },
   });
   for (let node = walker.nextNode(); node && length < max; node = walker.nextNode()) {
@@ -147,6 +149,52 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS): string {
     }
   }
   return parts.join('').slice(0, max);
+}
+
+/** How many articles are weighed when a page has no `<main>`: a bound on the cost of choosing. */
+const ARTICLES_WEIGHED = 50;
+
+/** The page's main content: `<main>` or `role=main`, else its largest `<article>`, if visible. */
+function mainContent(root: Element): Element | null {
+  const main = root.querySelector('main, [role="main"]');
+  if (main) return main;
+  let largest: Element | null = null;
+  let size = 0;
+  const articles = root.getElementsByTagName('article');
+  for (let i = 0; i < articles.length && i < ARTICLES_WEIGHED; i++) {
+    const length = articles[i]!.textContent?.length ?? 0;
+    if (length > size) [largest, size] = [articles[i]!, length];
+  }
+  return largest;
+}
+
+/** Cut at `max` characters, back to the last word boundary when there is one in the last 80. */
+function cutAtWord(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  const space = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf('\n'));
+  return `${space > max - 80 ? cut.slice(0, space) : cut}…`;
+}
+
+/**
+ * What `read_page` answers without a selector: the main content first (`<main>`, `role=main` or
+ * the largest article), then the rest of the page in document order, so navigation, asides and
+ * footers get what the main content left of the budget. When that was not all, it says so, with
+ * how much text the page holds (its `textContent`: hidden text included, so an upper bound).
+ */
+export function pageText(
+  root: Element,
+  max = READ_PAGE_MAX_CHARS,
+): { content: string; truncated?: true; pageTextChars?: number } {
+  const main = mainContent(root);
+  let content: string;
+  if (main && main !== root && !rejected(main, visibilityCheck())) {
+    const first = visibleText(main, max + 1);
+    // One character more than fits is enough to know the page had more.
+    const rest = first.length < max ? visibleText(root, Math.max(1, max - first.length - 1), main) : '';
+    content = rest ? `${first}\n\n${rest}` : first;
+  } else content = visibleText(root, max + 1);
+  if (content.length <= max) return { content };
+  return { content: cutAtWord(content, max), truncated: true, pageTextChars: root.textContent?.length ?? 0 };
 }
 
 /** The selected element's trimmed text and HTML (password values removed from the copy). */
@@ -179,6 +227,6 @@ export function readPage(params: Record<string, unknown>): unknown {
     url: location.href,
     path: location.pathname + location.search,
     title: document.title,
-    content: visibleText(document.body ?? document.documentElement),
+    ...pageText(document.body ?? document.documentElement),
   };
 }
