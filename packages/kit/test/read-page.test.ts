@@ -68,6 +68,33 @@ describe('read_page', () => {
     expect(readPage({})).not.toHaveProperty('truncated');
   });
 
+  it('reads open shadow roots in place, in document order, with slotted content where its slot is', () => {
+    document.body.innerHTML =
+      '<h1>Todos</h1><todo-app><span slot="count">2 items left</span>stray light text</todo-app><footer>Double-click to edit</footer>';
+    const app = document.querySelector('todo-app')!;
+    const shadow = app.attachShadow({ mode: 'open' });
+    shadow.innerHTML =
+      '<ul><li>Buy tea</li><li><todo-item></todo-item></li></ul><p><slot name="count">no count</slot></p><p><slot name="empty">Fallback shown</slot></p><style>.x{}</style><p hidden>HIDDEN</p>';
+    shadow.querySelector('todo-item')!.attachShadow({ mode: 'open' }).innerHTML =
+      '<label>Walk the dog</label>';
+    expect(visibleText(document.body)).toBe(
+      'Todos\nBuy tea\nWalk the dog\n2 items left\nFallback shown\nDouble-click to edit',
+    );
+  });
+
+  it('follows shadow roots nested inside each other only so deep', () => {
+    document.body.innerHTML = '<p>Top</p><x-0></x-0>';
+    let host = document.querySelector('x-0')!;
+    for (let depth = 1; depth <= 40; depth++) {
+      const shadow = host.attachShadow({ mode: 'open' });
+      shadow.innerHTML = `<p>level ${depth}</p><x-${depth}></x-${depth}>`;
+      host = shadow.querySelector(`x-${depth}`)!;
+    }
+    const text = visibleText(document.body);
+    expect(text).toContain('level 32');
+    expect(text).not.toContain('level 33');
+  });
+
   it('with a selector: the trimmed text and the HTML of that element, password values removed', () => {
     document.body.innerHTML = '<form id="f">  Sign in <input type="password" value="hunter2"> </form>';
     expect(readPage({ selector: '#f' })).toEqual({

@@ -3,6 +3,9 @@ export const READ_PAGE_MAX_CHARS = 5_000;
 /** Cap on the `html` of a selected element (the answer itself is capped at 64 KiB). */
 export const READ_PAGE_MAX_HTML = 20_000;
 
+/** How deep shadow roots and slots inside each other are followed (a page could nest them without end). */
+const MAX_SHADOW_DEPTH = 32;
+
 /** Elements whose content is never page text (or is not text at all). */
 const SKIPPED = new Set([
   'SCRIPT',
@@ -67,6 +70,11 @@ const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 
 
 type Visible = (element: Element, text?: boolean) => boolean;
 
+/** The parent a node is drawn in: its slot when it is slotted, a shadow root's host for its top level. */
+function drawnParent(node: Text | Element): Element | null {
+  return node.assignedSlot ?? node.parentElement ?? (node.parentNode as ShadowRoot | null)?.host ?? null;
+}
+
 /** `checkVisibility` where the browser has it; computed style otherwise (DOM shims). */
 function visibilityCheck(): Visible {
   const probe = document.documentElement as Element & { checkVisibility?: unknown };
@@ -91,9 +99,10 @@ function rejected(element: Element, visible: Visible): boolean {
 }
 
 /**
- * The page's visible text: one TreeWalker that skips hidden, `aria-hidden`, script/style/img/svg/
- * iframe (…) subtrees whole, reads text-like input values (never passwords), and stops as soon as
- * `max` characters are collected — so its cost depends on the text it returns, not the page size.
+ * The page's visible text as it is drawn: TreeWalkers that skip hidden, `aria-hidden`, script/
+ * style/img/svg/iframe (…) subtrees whole, read open shadow roots in place and slots as what is
+ * assigned to them, read text-like input values (never passwords), and stop as soon as `max`
+ * characters are collected — so the cost depends on the text returned, not the page size.
  */
 export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Element): string {
   const visible = visibilityCheck();
@@ -111,43 +120,82 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Ele
     length += text.length;
   };
   /** A change of block ancestor between two pieces of text is a line break. */
-  const enter = (node: Node) => {
-    let element = node.parentElement;
-    while (element && element !== root && !BLOCKS.has(element.tagName)) element = element.parentElement;
+  const enter = (node: Text | Element) => {
+    let element = drawnParent(node);
+    while (element && element !== root && !BLOCKS.has(element.tagName)) element = drawnParent(element);
     if (element !== block) gap = '\n';
     block = element;
   };
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode(node) {
-      if (node.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
-      return node === skip || rejected(node as Element, visible)
-        ? NodeFilter.FILTER_REJECT
-        : NodeFilter.FILTER_ACCEPT;
-    },
-  });
-  for (let node = walker.nextNode(); node && length < max; node = walker.nextNode()) {
-    if (node.nodeType === Node.TEXT_NODE) {
-      const parent = node.parentElement;
-      const text = (node as Text).data.replace(/\s+/g, ' ');
-      if (text === '' || !parent || !visible(parent, true)) continue;
-      if (text === ' ') {
-        gap ||= ' ';
-        continue;
-      }
-      enter(node);
-      if (text.startsWith(' ')) gap ||= ' ';
-      push(text.trim());
-      if (text.endsWith(' ')) gap = ' ';
-    } else if ((node as Element).tagName === 'BR') {
-      gap = '\n';
-    } else if ((node as Element).tagName === 'INPUT') {
-      const input = node as HTMLInputElement;
+  const accept = (element: Element) => element !== skip && !rejected(element, visible);
+  const readText = (node: Text) => {
+    // Text slotted straight into a host, or a slot's fallback: the slot draws nothing itself.
+    let parent: Element | null = node.parentElement;
+    if (parent?.tagName === 'SLOT')
+      parent = parent.parentElement ?? (parent.getRootNode() as ShadowRoot).host ?? null;
+    const text = node.data.replace(/\s+/g, ' ');
+    if (text === '' || !parent || !visible(parent, true)) return;
+    if (text === ' ') {
+      gap ||= ' ';
+      return;
+    }
+    enter(node);
+    if (text.startsWith(' ')) gap ||= ' ';
+    push(text.trim());
+    if (text.endsWith(' ')) gap = ' ';
+  };
+  const readLeaf = (element: Element) => {
+    if (element.tagName === 'BR') gap = '\n';
+    else if (element.tagName === 'INPUT') {
+      const input = element as HTMLInputElement;
       if (TEXT_INPUTS.has(input.type) && input.value && visible(input, true)) {
         enter(input);
         push(input.value);
       }
     }
-  }
+  };
+  /**
+   * The rendered (flat) tree under `top`, in document order: an open shadow root is read in place of
+   * its host's children, and a slot as the nodes assigned to it (its fallback when none are).
+   * `depth` bounds the nesting of shadow roots and slots a page can make the walk follow.
+   */
+  const walk = (top: Node, depth: number): void => {
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode: (node) =>
+        node.nodeType === Node.TEXT_NODE || accept(node as Element)
+          ? NodeFilter.FILTER_ACCEPT
+          : NodeFilter.FILTER_REJECT,
+    });
+    let node = walker.nextNode();
+    while (node && length < max) {
+      if (node.nodeType === Node.TEXT_NODE) {
+        readText(node as Text);
+        node = walker.nextNode();
+        continue;
+      }
+      const element = node as Element;
+      readLeaf(element);
+      const assigned = element.tagName === 'SLOT' ? (element as HTMLSlotElement).assignedNodes() : [];
+      if (!element.shadowRoot && assigned.length === 0) {
+        node = walker.nextNode();
+        continue;
+      }
+      if (depth < MAX_SHADOW_DEPTH) {
+        if (element.shadowRoot) walk(element.shadowRoot, depth + 1);
+        for (const slotted of assigned) {
+          if (length >= max) break;
+          if (slotted.nodeType === Node.TEXT_NODE) readText(slotted as Text);
+          else if (slotted.nodeType === Node.ELEMENT_NODE && accept(slotted as Element)) {
+            readLeaf(slotted as Element);
+            walk(slotted, depth + 1);
+          }
+        }
+      }
+      // The host's light children are drawn only through its slots; a slot's own are its fallback.
+      node = walker.nextSibling();
+      while (!node && walker.parentNode()) node = walker.nextSibling();
+    }
+  };
+  walk(root, 0);
   return parts.join('').slice(0, max);
 }
 
