@@ -16,9 +16,10 @@ export const MARKERS = [
 /**
  * A page of about `n` elements: a large hidden subtree first, an aria-hidden block, an SVG with
  * text, script/style/iframe/password markers, then visible sections where every third element has a
- * hidden sibling — so a reader must check visibility all the way, not only at the top.
+ * hidden sibling — so a reader must check visibility all the way, not only at the top. `shadow`
+ * puts each visible section in an open shadow root.
  */
-function generate(n: number): number {
+function generate(n: number, shadow = false): number {
   const body = document.body;
   body.replaceChildren();
   const add = (parent: Element, tag: string, text?: string, attrs: Record<string, string> = {}) => {
@@ -47,7 +48,12 @@ function generate(n: number): number {
   let count = document.body.querySelectorAll('*').length;
   let section = 0;
   while (count < n) {
-    const block = add(body, 'section');
+    // The shadow variant: each section inside a web component's open shadow root, as Lit draws it.
+    const block = shadow
+      ? (add(body, 'bench-section')
+          .attachShadow({ mode: 'open' })
+          .appendChild(document.createElement('section')) as Element)
+      : add(body, 'section');
     add(block, 'h2', `Section ${section++}`);
     for (let i = 0; i < 30 && count < n; i++) {
       const p = add(block, 'p');
@@ -59,7 +65,7 @@ function generate(n: number): number {
     count += 2;
   }
   void document.body.offsetHeight;
-  return document.body.querySelectorAll('*').length;
+  return shadow ? count : document.body.querySelectorAll('*').length;
 }
 
 /** Without cross-origin isolation the clock ticks in 100 µs steps: each sample times a batch of calls. */
@@ -91,7 +97,12 @@ Object.assign(window, {
   bench: {
     generate,
     run(repeats: number) {
-      const ours = time(() => pageText(document.body).content, repeats);
+      let truncated = false;
+      const ours = time(() => {
+        const answer = pageText(document.body);
+        truncated = answer.truncated === true;
+        return answer.content;
+      }, repeats);
       // biome-ignore lint/performance/useDomNodeTextContent: innerText is the baseline being measured.
       const inner = time(() => document.body.innerText, repeats);
       const leaks = (text: string) => MARKERS.filter((marker) => text.includes(marker));
@@ -103,6 +114,7 @@ Object.assign(window, {
           chars: ours.text.length,
           leaks: leaks(ours.text),
           startsWith: ours.text.slice(0, 40),
+          truncated,
         },
         native: {
           medianMs: inner.medianMs,

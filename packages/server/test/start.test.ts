@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
+import { postMcp } from './mcp/support.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -89,15 +90,13 @@ describe('npm start', () => {
     const mcpUrl = /MCP URL: (\S+)/.exec(printed)?.[1];
     expect(mcpUrl).toBe(`${address}/mcp`);
     const token = /Token \(shown once; copy it now\): (dsc_\S+)/.exec(printed)![1];
-    const tools = await fetch(mcpUrl!, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
+    const tools = await postMcp(
+      { url: new URL(mcpUrl!).origin },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      {
         authorization: `Bearer ${token}`,
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    );
     expect(tools.status).toBe(200);
   });
 });

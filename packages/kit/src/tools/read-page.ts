@@ -199,19 +199,39 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Ele
   return parts.join('').slice(0, max);
 }
 
-/** How many articles are weighed when a page has no `<main>`: a bound on the cost of choosing. */
-const ARTICLES_WEIGHED = 50;
+/**
+ * How far the main content is looked for: the page's outer levels only, where layouts put it. A
+ * search of the whole document costs more than reading it on a large page.
+ */
+const MAIN_SEARCH_DEPTH = 5;
+const MAIN_SEARCH_ELEMENTS = 400;
 
-/** The page's main content: `<main>` or `role=main`, else its largest `<article>`, if visible. */
+/** The page's main content: `<main>` or `role=main`, else its largest `<article>`, near the top. */
 function mainContent(root: Element): Element | null {
-  const main = root.querySelector('main, [role="main"]');
-  if (main) return main;
+  const articles: Element[] = [];
+  const queue: [Element, number][] = [[root, 0]];
+  for (let i = 0; i < queue.length; i++) {
+    const [element, depth] = queue[i]!;
+    if (element !== root) {
+      if (element.tagName === 'MAIN' || element.getAttribute('role') === 'main') return element;
+      if (element.tagName === 'ARTICLE') {
+        articles.push(element);
+        continue;
+      }
+    }
+    if (depth >= MAIN_SEARCH_DEPTH || SKIPPED.has(element.tagName)) continue;
+    for (const child of element.children) {
+      if (queue.length >= MAIN_SEARCH_ELEMENTS) break;
+      queue.push([child, depth + 1]);
+    }
+  }
+  // One article is the main content; of several, the one with the most text.
+  if (articles.length < 2) return articles[0] ?? null;
   let largest: Element | null = null;
-  let size = 0;
-  const articles = root.getElementsByTagName('article');
-  for (let i = 0; i < articles.length && i < ARTICLES_WEIGHED; i++) {
-    const length = articles[i]!.textContent?.length ?? 0;
-    if (length > size) [largest, size] = [articles[i]!, length];
+  let size = -1;
+  for (const article of articles) {
+    const length = article.textContent?.length ?? 0;
+    if (length > size) [largest, size] = [article, length];
   }
   return largest;
 }
@@ -226,13 +246,11 @@ function cutAtWord(text: string, max: number): string {
 /**
  * What `read_page` answers without a selector: the main content first (`<main>`, `role=main` or
  * the largest article), then the rest of the page in document order, so navigation, asides and
- * footers get what the main content left of the budget. When that was not all, it says so, with
- * how much text the page holds (its `textContent`: hidden text included, so an upper bound).
+ * footers get what the main content left of the budget. When that was not all, it says so; it does
+ * not say how much more there was, since counting it means reading the whole page, which costs
+ * more than the answer itself on a large one (docs/api/kit.md).
  */
-export function pageText(
-  root: Element,
-  max = READ_PAGE_MAX_CHARS,
-): { content: string; truncated?: true; pageTextChars?: number } {
+export function pageText(root: Element, max = READ_PAGE_MAX_CHARS): { content: string; truncated?: true } {
   const main = mainContent(root);
   let content: string;
   if (main && main !== root && !rejected(main, visibilityCheck())) {
@@ -242,7 +260,7 @@ export function pageText(
     content = rest ? `${first}\n\n${rest}` : first;
   } else content = visibleText(root, max + 1);
   if (content.length <= max) return { content };
-  return { content: cutAtWord(content, max), truncated: true, pageTextChars: root.textContent?.length ?? 0 };
+  return { content: cutAtWord(content, max), truncated: true };
 }
 
 /** The selected element's trimmed text and HTML (password values removed from the copy). */

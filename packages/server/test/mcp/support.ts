@@ -29,7 +29,7 @@ export async function connectClient(server: TestServer, token: string): Promise<
 
 /** A raw JSON-RPC POST to /mcp, for what the official client will not send. */
 export async function postMcp(
-  server: TestServer,
+  server: Pick<TestServer, 'url'>,
   body: unknown,
   headers: Record<string, string> = {},
   path = '/mcp',
