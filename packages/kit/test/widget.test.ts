@@ -93,6 +93,35 @@ describe('the widget', () => {
     ]);
   });
 
+  const TEXT_WITH_LINKS = 'See [the login](https://elsewhere.example/login) or [our shop](/shop).';
+  const replyLinks = async (outsideLinks: boolean) => {
+    const { diosc } = startKit({
+      init: { open: true },
+      assistant: { outsideLinks },
+      script: async (turn) => turn.say(TEXT_WITH_LINKS),
+    });
+    await diosc('send', 'where?');
+    await eventually(() => expect(widgetRoot().querySelector('.message.assistant .text')).not.toBeNull());
+    const body = widgetRoot().querySelector('.message.assistant .text')!;
+    return {
+      hrefs: [...body.querySelectorAll('a')].map((a) => a.getAttribute('href')),
+      text: body.textContent,
+    };
+  };
+
+  it("shows a link off the page's origin as text with its destination, unless the assistant allows outside links", async () => {
+    const refused = await replyLinks(false);
+    expect(refused.hrefs).toEqual([`${location.origin}/shop`]);
+    expect(refused.text).toContain('https://elsewhere.example/login');
+  });
+
+  it("makes a link off the page's origin one click away when the assistant allows outside links", async () => {
+    expect((await replyLinks(true)).hrefs).toEqual([
+      'https://elsewhere.example/login',
+      `${location.origin}/shop`,
+    ]);
+  });
+
   it('consensusView restyles the detail body only: the decision buttons stay the kit’s', async () => {
     const decisions: unknown[] = [];
     const { diosc, kit } = startKit({

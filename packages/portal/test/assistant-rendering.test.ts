@@ -399,6 +399,28 @@ describe("the settings form's uploads", () => {
   });
 });
 
+describe("the settings form's outside links", () => {
+  beforeAll(async () => {
+    localStorage.clear();
+    await initI18n();
+  });
+
+  it('shows the stored setting and sends what the owner leaves checked', async () => {
+    const { portal, calls } = fakePortal(() => ({}));
+    const form = await mount<HTMLElement & { updateComplete: Promise<boolean> }>('diosc-assistant-settings', {
+      portal,
+      assistant: { ...assistantView(), outsideLinks: true },
+    });
+    const root = form.shadowRoot!;
+    const box = field(root, 'outside-links') as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    box.checked = false;
+    root.querySelector('form')!.requestSubmit();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((calls[0]!.input as { outsideLinks: boolean }).outsideLinks).toBe(false);
+  });
+});
+
 describe('the browser tool editor', () => {
   beforeAll(async () => {
     localStorage.clear();

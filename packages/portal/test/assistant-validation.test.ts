@@ -203,6 +203,7 @@ describe('the settings form body', () => {
         name: 'Shop helper',
         model: { provider: 'openai', id: 'gpt-4o-mini' },
         allowedOrigins: ['https://shop.example'],
+        outsideLinks: false,
         files: { enabled: false, allowedTypes: [], maxFileBytes: 10 * 1024 * 1024 },
         limits: {
           maxStepsPerTurn: 12,

@@ -56,6 +56,7 @@ export function createFakeHub(options: FakeHubOptions = {}): FakeHub {
     browserTools: [],
     files: { enabled: true, maxFileBytes: 5 * 1024 * 1024, allowedTypes: [] },
     modelLabel: 'scripted test model',
+    outsideLinks: false,
     ...options.assistant,
   };
   const hub: FakeHub = {

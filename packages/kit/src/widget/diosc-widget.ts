@@ -82,6 +82,7 @@ export class DioscWidget extends LitElement {
     const pending = this.#pending.value ?? [];
     const assistant = state.assistant;
     const draft = state.draft;
+    const links = { outsideLinks: assistant?.outsideLinks === true };
     // A status line's role sits on a span inside its item: an <li> with another role is no longer
     // a list item, and a list of them is no list (axe "list", serious).
     return html`<section class="panel card" part="panel" id="diosc-panel" aria-labelledby="diosc-title">
@@ -93,8 +94,8 @@ export class DioscWidget extends LitElement {
       ${this.#status(state)}
       <ol class="messages" tabindex="0" aria-labelledby="diosc-title" aria-live="polite" aria-relevant="additions text">
         ${state.messages.length === 0 && !draft ? html`<li class="empty">${t.t('panel.empty')}</li>` : nothing}
-        ${state.messages.map((message) => messageView(message, t, this.#download))}
-        ${draft && (draft.text || draft.tools.length || draft.files.length) ? messageView({ role: 'assistant', ...draft }, t, this.#download, true) : nothing}
+        ${state.messages.map((message) => messageView(message, t, this.#download, links))}
+        ${draft && (draft.text || draft.tools.length || draft.files.length) ? messageView({ role: 'assistant', ...draft }, t, this.#download, links, true) : nothing}
         ${isTurnActive(state) && !draft?.text ? html`<li class="working"><span role="status">${t.t('turn.working')}</span></li>` : nothing}
         ${state.notice ? html`<li class="notice ${state.notice.kind}"><span role="status">${state.notice.kind === 'failed' ? t.t('turn.failed', { message: state.notice.message ?? '' }) : t.t('turn.cancelled')}</span></li>` : nothing}
       </ol>

@@ -2,6 +2,7 @@ import type { ConversationMessage, FileDescriptor, ToolActivity } from '@diosc/p
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Translator } from '../i18n/translator.js';
 import { icons } from './icons.js';
+import type { LinkPolicy } from './markdown/link-view.js';
 import { renderMarkdown } from './markdown/render-markdown.js';
 
 export function formatBytes(bytes: number, locale: string): string {
@@ -50,13 +51,14 @@ export function messageView(
   message: Pick<ConversationMessage, 'role' | 'text' | 'tools' | 'files'> & { id?: string },
   t: Translator,
   download: (file: FileDescriptor) => void,
+  links: LinkPolicy,
   streaming = false,
 ): TemplateResult {
   const mine = message.role === 'user';
   return html`<li class="message ${message.role}" part="message ${message.role}-message" data-message-id=${message.id ?? 'draft'} aria-busy=${streaming ? 'true' : 'false'}>
     <span class="who">${t.t(mine ? 'messages.you' : 'messages.assistant')}</span>
     ${message.tools.length > 0 ? html`<ul class="tools">${message.tools.map((tool) => toolRow(tool, t))}</ul>` : nothing}
-    ${message.text ? html`<div class="text">${mine ? message.text : renderMarkdown(message.text)}</div>` : nothing}
+    ${message.text ? html`<div class="text">${mine ? message.text : renderMarkdown(message.text, links)}</div>` : nothing}
     ${message.files.length > 0 ? html`<div class="files">${message.files.map((file) => fileChip(file, t, download))}</div>` : nothing}
   </li>`;
 }

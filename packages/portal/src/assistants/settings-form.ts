@@ -186,6 +186,9 @@ export class SettingsForm extends LitElement {
             aria-invalid=${origins.invalid} aria-describedby=${origins.described}></textarea>
           ${fieldError('origins', originsProblem)}
         </div>
+        <div class="checks"><label><input type="checkbox" id="outside-links" name="outsideLinks" .checked=${config?.outsideLinks ?? false} />
+          ${t('assistants.settings.outsideLinks')}</label></div>
+        <p class="small muted">${t('assistants.settings.outsideLinksHint')}</p>
       </section>
       ${uploadsSection(config?.files ?? NEW_UPLOADS, this.problems)}
       <section class="card mt" aria-labelledby="limits-heading">

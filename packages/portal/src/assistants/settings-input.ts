@@ -88,6 +88,7 @@ export function readSettings(
         ...(provider === 'openai-compatible' ? { baseUrl } : {}),
       },
       allowedOrigins: origins.origins,
+      outsideLinks: data.get('outsideLinks') !== null,
       files: { enabled: uploadsEnabled, allowedTypes: uploadTypes, maxFileBytes: Number(uploadMax) * MIB },
       limits,
       ...(key ? { providerKey: key } : {}),

@@ -109,6 +109,8 @@ export const ASSISTANT_FIELD_SCHEMAS = {
       },
     },
   },
+  /** Whether the widget makes a link in the assistant's text that leaves the page's origin clickable. */
+  outsideLinks: { type: 'boolean' },
   files: {
     type: 'object',
     additionalProperties: false,
@@ -181,6 +183,7 @@ const WRITE_PROPERTIES = {
   browserTools: F.browserTools,
   serverTools: OWNER_SERVER_TOOLS,
   sitemap: F.sitemap,
+  outsideLinks: F.outsideLinks,
   files: F.files,
   limits: F.limits,
   providerKey: nullable(F.providerKey),

@@ -123,6 +123,8 @@ export interface AssistantView {
     consensus: Record<string, ApprovalSeverity>;
   };
   sitemap: SitemapRouteView[];
+  /** Links in the assistant's text that leave the page's origin are one click away (default false). */
+  outsideLinks: boolean;
   files: AssistantFilesSettings;
   limits: AssistantLimits;
   secrets: { providerKey: SecretPresence; identitySecret: SecretPresence };
@@ -150,6 +152,7 @@ export interface AssistantWrite {
     consensus?: Record<string, ApprovalSeverity>;
   };
   sitemap?: SitemapRouteView[];
+  outsideLinks?: boolean;
   files?: Partial<AssistantFilesSettings>;
   limits?: Partial<AssistantLimits>;
   providerKey?: string | null;

@@ -27,6 +27,11 @@ export interface AssistantPublicView {
   files: { enabled: boolean; maxFileBytes: number; allowedTypes: string[] };
   /** The model's label, e.g. "scripted demo model" — never presented as an AI when scripted. */
   modelLabel: string;
+  /**
+   * Whether a link in the assistant's text that leaves the page's origin may be one click away;
+   * when false the widget shows it with its full destination, as text.
+   */
+  outsideLinks: boolean;
 }
 
 /** `POST /api/hub/conversations/:id/messages`. */

@@ -116,6 +116,7 @@ describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
       'id',
       'modelLabel',
       'name',
+      'outsideLinks',
     ]);
     const text = JSON.stringify(reply.body);
     for (const secret of [

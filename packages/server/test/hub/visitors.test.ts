@@ -46,6 +46,7 @@ describeOnDialects('visitor sessions', () => {
       browserTools: [],
       files: expect.objectContaining({ enabled: true }),
       modelLabel: expect.stringContaining('scripted'),
+      outsideLinks: false,
     });
     const rows = await server.store.db.selectFrom('hub_visitor_sessions').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(view.token);

@@ -36,6 +36,7 @@ export function assistantView(record: AssistantRecord, secrets: SecretsPresence)
       consensus: { ...config.serverTools.consensus },
     },
     sitemap: config.sitemap.map((route) => ({ ...route })),
+    outsideLinks: config.outsideLinks ?? false,
     files: filesPermissionOf(config),
     limits: { ...config.limits },
     secrets: { providerKey: { set: secrets.providerKey }, identitySecret: { set: secrets.identitySecret } },

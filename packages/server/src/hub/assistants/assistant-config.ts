@@ -24,6 +24,8 @@ export interface AssistantConfig {
   browserTools: DeclaredBrowserTool[];
   serverTools: ServerToolsConfig;
   sitemap: { path: string; title: string; description?: string }[];
+  /** See `AssistantPublicView.outsideLinks`; stored configurations from before it read as false. */
+  outsideLinks?: boolean;
   files: FilesPermission;
   limits: AssistantLimits;
 }

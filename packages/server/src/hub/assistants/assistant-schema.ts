@@ -55,6 +55,7 @@ const INPUT_SCHEMA = {
       },
     },
     sitemap: F.sitemap,
+    outsideLinks: F.outsideLinks,
     files: F.files,
     limits: F.limits,
     secrets: {
@@ -113,6 +114,7 @@ export function parseAssistantInput(
       consensus: value.serverTools?.consensus ?? previous?.serverTools.consensus ?? {},
     },
     sitemap: value.sitemap ?? previous?.sitemap ?? [],
+    outsideLinks: value.outsideLinks ?? previous?.outsideLinks ?? false,
     files: { ...DEFAULT_FILES_PERMISSION, ...previous?.files, ...value.files },
     limits: { ...DEFAULT_ASSISTANT_LIMITS, ...previous?.limits, ...value.limits },
   };

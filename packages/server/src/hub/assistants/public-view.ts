@@ -14,5 +14,6 @@ export function publicView(assistant: AssistantRecord, modelLabel: string): Assi
       allowedTypes: [...config.files.allowedTypes],
     },
     modelLabel,
+    outsideLinks: config.outsideLinks ?? false,
   };
 }

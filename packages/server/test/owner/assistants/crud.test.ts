@@ -91,6 +91,22 @@ describeOnDialects('assistant admin: create, read, change, delete', () => {
     );
   });
 
+  it("keeps outside links off unless set, and the visitor's view of the assistant carries the setting", async () => {
+    const before = await admin.api<{ assistant: AssistantView }>(`/${id}`);
+    expect(before.body.assistant.outsideLinks).toBe(false);
+    const changed = await admin.api<{ assistant: AssistantView }>(`/${id}`, {
+      method: 'PATCH',
+      body: { outsideLinks: true },
+    });
+    expect(changed.body.assistant.outsideLinks).toBe(true);
+    const record = (await admin.server.app.diosc.hub!.services.assistants.find(id))!;
+    const visitor = admin.server.client('https://shop.example');
+    expect((await visitor.open(record.publishableKey)).assistant.outsideLinks).toBe(true);
+    const refused = await admin.api(`/${id}`, { method: 'PATCH', body: { outsideLinks: 'yes' } });
+    expect(codeOf(refused.body)).toBe('invalid_input');
+    await admin.api(`/${id}`, { method: 'PATCH', body: { outsideLinks: false } });
+  });
+
   it('reads and lists, never with a secret', async () => {
     const read = await admin.api<{ assistant: AssistantView }>(`/${id}`);
     expect(read.status).toBe(200);
