@@ -47,54 +47,59 @@ const contrast = (hex: string, against = [255, 255, 255]) => {
   return (a! + 0.05) / (b! + 0.05);
 };
 
-describe('the widget with the keyboard alone', () => {
-  it('opens into the composer, closes onto the launcher, and scrolls a long conversation with the arrow keys', async () => {
-    e2e.script = (call) => ({ text: `Reply ${call.prompt.length}: ${'A long answer line. '.repeat(20)}` });
-    const { page } = await e2e.open('/shop');
-    for (let i = 0; i < 6; i++) {
-      await ask(page, `Question ${i}`);
-      await page.locator('diosc-widget .message.assistant').nth(i).waitFor();
-    }
-    await page.locator('diosc-widget .launcher').focus();
-    await page.keyboard.press('Enter');
-    await page.locator('diosc-widget .panel').waitFor({ state: 'detached' });
-    expect(await focused(page)).toBe('diosc-widget > button.launcher.primary');
-    await page.keyboard.press('Enter');
-    await page.locator('diosc-widget .panel').waitFor();
-    await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-composer > textarea');
-    // The message list is a stop on the way back, and arrows scroll it.
-    const list = page.locator('diosc-widget .messages');
-    expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
-    for (let presses = 0; presses < 8 && (await focused(page)) !== 'diosc-widget > ol.messages'; presses++)
-      await page.keyboard.press('Shift+Tab');
-    expect(await focused(page)).toBe('diosc-widget > ol.messages');
-    await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-    const bottom = await list.evaluate((el) => el.scrollTop);
-    await page.keyboard.press('PageUp');
-    await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeLessThan(bottom);
-    // The ring that shows it is 3:1 or more against white.
-    const ring = await list.evaluate((el) => getComputedStyle(el).outlineColor);
-    expect(contrast(ring)).toBeGreaterThanOrEqual(3);
-  });
+for (const locale of ['en', 'es'])
+  describe(`the widget with the keyboard alone (${locale})`, () => {
+    it('opens into the composer, closes onto the launcher, and scrolls a long conversation with the arrow keys', async () => {
+      e2e.script = (call) => ({ text: `Reply ${call.prompt.length}: ${'A long answer line. '.repeat(20)}` });
+      const { page } = await e2e.open('/shop', { locale });
+      for (let i = 0; i < 6; i++) {
+        await ask(page, `Question ${i}`);
+        await page.locator('diosc-widget .message.assistant').nth(i).waitFor();
+      }
+      await page.locator('diosc-widget .launcher').focus();
+      await page.keyboard.press('Enter');
+      await page.locator('diosc-widget .panel').waitFor({ state: 'detached' });
+      expect(await focused(page)).toBe('diosc-widget > button.launcher.primary');
+      await page.keyboard.press('Enter');
+      await page.locator('diosc-widget .panel').waitFor();
+      await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-composer > textarea');
+      // The message list is a stop on the way back, and arrows scroll it.
+      const list = page.locator('diosc-widget .messages');
+      expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+      for (let presses = 0; presses < 8 && (await focused(page)) !== 'diosc-widget > ol.messages'; presses++)
+        await page.keyboard.press('Shift+Tab');
+      expect(await focused(page)).toBe('diosc-widget > ol.messages');
+      await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      const bottom = await list.evaluate((el) => el.scrollTop);
+      await page.keyboard.press('PageUp');
+      await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeLessThan(bottom);
+      // The ring that shows it is 3:1 or more against white.
+      const ring = await list.evaluate((el) => getComputedStyle(el).outlineColor);
+      expect(contrast(ring)).toBeGreaterThanOrEqual(3);
+    });
 
-  it('reviews, rejects with a reason and returns focus to the composer, all by keyboard', async () => {
-    e2e.script = sequence(
-      { toolCalls: [{ toolName: 'browser_apply_changes', input: { ops: [{ id: '42', price: 2 }] } }] },
-      { text: 'Left as it was.' },
-    );
-    const { page } = await e2e.open('/shop');
-    await ask(page, 'Make Assam cheaper');
-    await dialog(page).waitFor();
-    await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-consensus-dialog > button.reject');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-consensus-dialog > textarea#reason');
-    await page.keyboard.type('Not today.');
-    for (let presses = 0; presses < 4 && !(await focused(page)).endsWith('button.primary.danger'); presses++)
-      await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('diosc-widget > diosc-consensus-dialog > button.primary.danger');
-    await page.keyboard.press('Enter');
-    await dialog(page).waitFor({ state: 'hidden' });
-    await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-composer > textarea');
-    await page.locator('diosc-widget .message.assistant', { hasText: 'Left as it was.' }).waitFor();
+    it('reviews, rejects with a reason and returns focus to the composer, all by keyboard', async () => {
+      e2e.script = sequence(
+        { toolCalls: [{ toolName: 'browser_apply_changes', input: { ops: [{ id: '42', price: 2 }] } }] },
+        { text: 'Left as it was.' },
+      );
+      const { page } = await e2e.open('/shop', { locale });
+      await ask(page, 'Make Assam cheaper');
+      await dialog(page).waitFor();
+      await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-consensus-dialog > button.reject');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-consensus-dialog > textarea#reason');
+      await page.keyboard.type('Not today.');
+      for (
+        let presses = 0;
+        presses < 4 && !(await focused(page)).endsWith('button.primary.danger');
+        presses++
+      )
+        await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('diosc-widget > diosc-consensus-dialog > button.primary.danger');
+      await page.keyboard.press('Enter');
+      await dialog(page).waitFor({ state: 'hidden' });
+      await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-composer > textarea');
+      await page.locator('diosc-widget .message.assistant', { hasText: 'Left as it was.' }).waitFor();
+    });
   });
-});
