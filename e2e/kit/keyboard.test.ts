@@ -52,7 +52,9 @@ for (const locale of ['en', 'es'])
     it('opens into the composer, closes onto the launcher, and scrolls a long conversation with the arrow keys', async () => {
       e2e.script = (call) => ({ text: `Reply ${call.prompt.length}: ${'A long answer line. '.repeat(20)}` });
       const { page } = await e2e.open('/shop', { locale });
-      expect(await page.locator('diosc-widget').evaluate((widget) => widget.getAttribute('lang'))).toBe(locale);
+      expect(await page.locator('diosc-widget').evaluate((widget) => widget.getAttribute('lang'))).toBe(
+        locale,
+      );
       for (let i = 0; i < 6; i++) {
         await ask(page, `Question ${i}`);
         await page.locator('diosc-widget .message.assistant').nth(i).waitFor();

@@ -187,6 +187,14 @@ diosc('tool', 'slow_export', (input: unknown) => {
   recordRun('slow_export', input);
   return new Promise(() => {});
 });
+if (params.has('timed')) {
+  // A raw tool that takes three seconds (long enough for the network to drop while it runs).
+  diosc('tool', 'timed_export', async (input: unknown) => {
+    recordRun('timed_export', input);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    return { exported: true, rows: 12 };
+  });
+}
 if (params.has('rawfile')) {
   // A raw tool (not an intent) that returns a file: well formed, or without its filename.
   diosc('tool', 'export_report', (input: { malformed?: boolean }) => {

@@ -41,6 +41,26 @@ function bounded(tool: string, answer: InterruptAnswer): InterruptAnswer {
   };
 }
 
+/** Past its deadline the hub has answered the model itself; a result sent then is refused. */
+const expired = (interrupt: BrowserInterrupt) => Date.parse(interrupt.expiresAt) <= Date.now();
+
+const MAX_RETRY_PAUSE_MS = 5_000;
+
+/** Backs off (0.25 s doubling up to 5 s), but ends at once when the browser comes back online. */
+function retryPause(attempt: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      globalThis.removeEventListener?.('online', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.min(250 * 2 ** attempt, MAX_RETRY_PAUSE_MS));
+    globalThis.addEventListener?.('online', done);
+    signal.addEventListener('abort', done);
+  });
+}
+
 /**
  * Runs the hub's browser interrupts: claims each one (a Web Lock across tabs, plus the journal),
  * journals "started" before any handler runs, and answers with the result only. A page that died
@@ -58,8 +78,10 @@ export function createInterruptRunner(kit: KitContext, client: HubClient, journa
         break;
       } catch (error) {
         const code = errorCode(error);
-        if ((code === 'transport_failed' || code === 'internal') && attempt < 4) {
-          await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+        // The tool ran: its result is kept and sent again until the hub has it — at once when the
+        // browser is back online — for as long as the interrupt is waiting for it.
+        if ((code === 'transport_failed' || code === 'internal') && !signal.aborted && !expired(interrupt)) {
+          await retryPause(attempt, signal);
           continue;
         }
         // A withdrawn interrupt (timed out, its turn ended) refusing the late answer is expected.
