@@ -105,4 +105,34 @@ for (const locale of ['en', 'es'])
       await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-composer > textarea');
       await page.locator('diosc-widget .message.assistant', { hasText: 'Left as it was.' }).waitFor();
     });
+
+    it('edits the proposed values and runs them, all by keyboard', async () => {
+      e2e.script = sequence(
+        { toolCalls: [{ toolName: 'browser_rename_catalogue', input: { title: 'Spring teas' } }] },
+        { text: 'Renamed.' },
+      );
+      const { page } = await e2e.open('/shop', { locale });
+      await ask(page, 'Rename the catalogue');
+      await dialog(page).waitFor();
+      await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-consensus-dialog > button.reject');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('diosc-widget > diosc-consensus-dialog > button.edit');
+      await page.keyboard.press('Enter');
+      // Edit mode starts on its first field.
+      await expect
+        .poll(async () => (await focused(page)).startsWith('diosc-widget > diosc-consensus-dialog > input'))
+        .toBe(true);
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('Autumn teas');
+      for (let presses = 0; presses < 6 && !(await focused(page)).endsWith('button.primary.edit'); presses++)
+        await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('diosc-widget > diosc-consensus-dialog > button.primary.edit');
+      await page.keyboard.press('Enter');
+      await dialog(page).waitFor({ state: 'hidden' });
+      await expect.poll(() => focused(page)).toBe('diosc-widget > diosc-composer > textarea');
+      await page.locator('diosc-widget .message.assistant', { hasText: 'Renamed.' }).waitFor();
+      expect(await page.evaluate(() => window.shop.runs())).toEqual([
+        { tool: 'rename_catalogue', args: { title: 'Autumn teas', pinned: false } },
+      ]);
+    });
   });
