@@ -6,6 +6,7 @@ import { ApprovalGuard } from './approval-guard.js';
 import type { ApprovalRequest, Decision } from './consensus-broker.js';
 import { consensusDetail } from './consensus-detail.js';
 import { dialogStyles } from './consensus-dialog-styles.js';
+import { deepActiveElement } from './deep-active-element.js';
 import { editFields, readEdit, renderEditForm } from './edit-form.js';
 import { FocusOrigin } from './focus-origin.js';
 
@@ -63,7 +64,9 @@ export class ConsensusDialog extends LitElement {
     if (!dialog) return;
     this.#wire(dialog);
     if (this.#request && !dialog.open) {
-      this.#returnFocus = deepActiveElement();
+      // Focus on <body> is no place to return to: the launcher is, then.
+      const active = deepActiveElement();
+      this.#returnFocus = active === document.body ? null : active;
       dialog.showModal();
       this.#placeFirst(dialog);
     } else if (!this.#request && dialog.open) {
@@ -194,11 +197,4 @@ export class ConsensusDialog extends LitElement {
       }
     </dialog>`;
   }
-}
-
-/** The focused element, through open shadow roots (the widget's composer is two roots deep). */
-function deepActiveElement(): HTMLElement | null {
-  let active = document.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  return active instanceof HTMLElement && active !== document.body ? active : null;
 }

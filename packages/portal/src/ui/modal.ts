@@ -1,9 +1,4 @@
-/** The element that really has focus, looking through open shadow roots. */
-export function deepActiveElement(): HTMLElement | null {
-  let active: Element | null = document.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  return active instanceof HTMLElement ? active : null;
-}
+import { deepActiveElement } from '@diosc/kit/deep-active-element';
 
 /**
  * Opens a native modal `<dialog>` (the browser traps focus and makes the rest inert), moves focus to
