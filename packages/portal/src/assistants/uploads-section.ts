@@ -1,12 +1,12 @@
-import { VISITOR_UPLOAD_TYPES } from '@diosc/protocol';
+import { ASSISTANT_FIELD_SCHEMAS, VISITOR_UPLOAD_TYPES } from '@diosc/protocol';
 import { html } from 'lit';
 import { t } from '../i18n/i18n.js';
 import { fieldError, invalidIf } from './form-problems.js';
 import type { Problem } from './validation.js';
 
 export const MIB = 1024 * 1024;
-/** The hub's own cap on one file (`ASSISTANT_FIELD_SCHEMAS.files.maxFileBytes`), in MiB. */
-export const UPLOAD_MAX_MIB = 100;
+/** The hub's own cap on one file, in MiB: from its schema, as the limits' ranges are. */
+export const UPLOAD_MAX_MIB = Math.floor(ASSISTANT_FIELD_SCHEMAS.files.properties.maxFileBytes.maximum / MIB);
 
 /** What the settings form shows of an assistant's uploads: off for a new one, as the hub does. */
 export interface UploadsDraft {
