@@ -2,7 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { DioscError } from '@diosc/protocol';
 import { checkBaseUrl } from './base-url.js';
 import type { ModelSpec } from './model-spec.js';
-import { checkModelId, resolveScripted } from './resolve-model.js';
+import { checkModelId, requireCompatibleBaseUrl, resolveScripted } from './resolve-model.js';
 
 /**
  * What can be known about an assistant's model when it is saved, without a key or a network call: a
@@ -22,11 +22,7 @@ export function checkModelChoice(
     }
     checkModelId(spec.id);
     if (spec.baseUrl !== undefined) checkBaseUrl(spec.baseUrl, "The assistant's base URL");
-    else if (spec.provider === 'openai-compatible')
-      throw new DioscError(
-        'model_not_configured',
-        'An openai-compatible model needs a base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
-      );
+    else if (spec.provider === 'openai-compatible') requireCompatibleBaseUrl(spec);
   } catch (error) {
     if (DioscError.isInstance(error) && error.code === 'model_not_configured')
       throw new DioscError('invalid_input', error.message);

@@ -52,12 +52,7 @@ export function resolveModel(spec: ModelSpec, options: ResolveModelOptions): Res
       return { ...made, scripted: false, provider: 'anthropic' };
     }
     case 'openai-compatible': {
-      if (!spec.baseUrl?.trim()) {
-        throw new DioscError(
-          'model_not_configured',
-          'An openai-compatible model needs a base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
-        );
-      }
+      requireCompatibleBaseUrl(spec);
       // Only the assistant's own key: OPENAI_API_KEY is never sent to a server that is not OpenAI.
       const apiKey = options.apiKey?.trim() || undefined;
       const made = createOpenAICompatibleModel({
@@ -71,6 +66,15 @@ export function resolveModel(spec: ModelSpec, options: ResolveModelOptions): Res
     default:
       throw new DioscError('model_not_configured', `Unknown model provider ${quote(String(spec.provider))}.`);
   }
+}
+
+/** An openai-compatible model has no server of its own to default to: its base URL must be given. */
+export function requireCompatibleBaseUrl(spec: ModelSpec): asserts spec is ModelSpec & { baseUrl: string } {
+  if (!spec.baseUrl?.trim())
+    throw new DioscError(
+      'model_not_configured',
+      'An openai-compatible model needs a base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
+    );
 }
 
 /** The first provider the environment configures, else the scripted demo model. */
