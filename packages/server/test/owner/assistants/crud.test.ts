@@ -102,8 +102,10 @@ describeOnDialects('assistant admin: create, read, change, delete', () => {
     const record = (await admin.server.app.diosc.hub!.services.assistants.find(id))!;
     const visitor = admin.server.client('https://shop.example');
     expect((await visitor.open(record.publishableKey)).assistant.outsideLinks).toBe(true);
+    const rowsBefore = await admin.snapshot();
     const refused = await admin.api(`/${id}`, { method: 'PATCH', body: { outsideLinks: 'yes' } });
     expect(codeOf(refused.body)).toBe('invalid_input');
+    expect(await admin.snapshot()).toBe(rowsBefore);
     await admin.api(`/${id}`, { method: 'PATCH', body: { outsideLinks: false } });
   });
 
