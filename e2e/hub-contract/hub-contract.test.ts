@@ -162,7 +162,7 @@ describe.each([
 
   it('waits on the page for a browser tool; takes the answer once, a repeat as duplicate, another as a conflict', async () => {
     const from = log.events.length;
-    const turnId = await turn({ tool: 'pick_row', args: { id: '7' }, then: 'Picked row 7.' }, 'Pick row 7', {
+    const turnId = await turn({ tool: 'pick_row', args: { id: '7' }, reply: 'Picked row 7.' }, 'Pick row 7', {
       registry: { tools: ['pick_row'], intents: [] },
     });
     const asked = await log.next('interrupt', from);
@@ -206,7 +206,7 @@ describe.each([
 
   it('holds a server tool for the visitor’s decision, bound to the arguments’ digest', async () => {
     const from = log.events.length;
-    const turnId = await turn({ approve: WRITE, then: 'Written.' }, 'Write the plan');
+    const turnId = await turn({ approve: WRITE, reply: 'Written.' }, 'Write the plan');
     const requested = await log.next('consensus.requested', from);
     expect(requested.request).toMatchObject({ turnId, tool: 'item_write', severity: 'high', args: WRITE });
     expect(requested.request.argsDigest).toMatch(/^[0-9a-f]{64}$/);
@@ -260,7 +260,7 @@ describe.each([
   it('a rejected server tool is declined, and the turn goes on', async () => {
     const from = log.events.length;
     const turnId = await turn(
-      { approve: { ...WRITE, item: 'other', requestId: 'req-plan-2' }, then: 'Not written.' },
+      { approve: { ...WRITE, item: 'other', requestId: 'req-plan-2' }, reply: 'Not written.' },
       'Write another',
     );
     const requested = await log.next('consensus.requested', from);
@@ -276,7 +276,7 @@ describe.each([
 
   it('cancels a waiting turn: its interrupt closes, a late answer is refused, messages are taken again', async () => {
     const from = log.events.length;
-    const turnId = await turn({ tool: 'pick_row', args: { id: '9' }, then: 'Never said.' }, 'Pick row 9', {
+    const turnId = await turn({ tool: 'pick_row', args: { id: '9' }, reply: 'Never said.' }, 'Pick row 9', {
       registry: { tools: ['pick_row'], intents: [] },
     });
     const asked = await log.next('interrupt', from);

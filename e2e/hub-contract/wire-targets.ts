@@ -17,9 +17,9 @@ export const PICK_ROW = {
 export type TurnPlan =
   | { say: string }
   /** A raw browser tool the page declared; the reply follows its result. */
-  | { tool: string; args: Record<string, unknown>; then: string }
+  | { tool: string; args: Record<string, unknown>; reply: string }
   /** A server tool behind Consensus (the real hub's account catalog `item_write`). */
-  | { approve: Record<string, unknown>; then: string };
+  | { approve: Record<string, unknown>; reply: string };
 
 /** A hub the contract suite speaks to: the real one, or the kit's fake. */
 export interface WireTarget {
@@ -54,8 +54,8 @@ export async function realHub(): Promise<WireTarget> {
     plan(turn) {
       if ('say' in turn) steps.push({ text: turn.say });
       else if ('tool' in turn)
-        steps.push({ toolCalls: [{ toolName: turn.tool, input: turn.args }] }, { text: turn.then });
-      else steps.push({ toolCalls: [{ toolName: 'item_write', input: turn.approve }] }, { text: turn.then });
+        steps.push({ toolCalls: [{ toolName: turn.tool, input: turn.args }] }, { text: turn.reply });
+      else steps.push({ toolCalls: [{ toolName: 'item_write', input: turn.approve }] }, { text: turn.reply });
     },
     close: () => server.close(),
   };
@@ -76,7 +76,7 @@ export async function fakeHub(): Promise<WireTarget> {
           summary: 'Write an item',
           args: plan.approve,
         });
-      turn.say('say' in plan ? plan.say : plan.then);
+      turn.say('say' in plan ? plan.say : plan.reply);
     },
   });
   return {
