@@ -44,7 +44,8 @@ export class DioscWidget extends LitElement {
     // After the launcher is drawn: the assistant's text is redrawn as markdown when the parser is here.
     loadParser().then(
       () => this.requestUpdate(),
-      () => {},
+      (error: unknown) =>
+        console.warn('[diosc] replies show as written: the markdown parser did not load', error),
     );
   }
 
