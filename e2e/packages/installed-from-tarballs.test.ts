@@ -11,8 +11,18 @@ import { createFreshApp, type FreshApp } from './support/fresh-app.js';
 import { SCRIPT_PAGE } from './support/script-page.js';
 import { type StaticServer, serveStatic } from './support/static-server.js';
 
-// The app's own tools, pinned, each accepting Node 20 (`npm view <name>@<version> engines`).
-const APP_TOOLS = { typescript: '5.9.3', vite: '8.3.8' };
+// What the app itself pins, each accepting Node 20 (`npm view <name>@<version> engines`;
+// react-router 8 wants Node 22).
+const APP_PACKAGES = {
+  dependencies: { react: '19.3.1', 'react-dom': '19.3.1', 'react-router': '7.18.7' },
+  devDependencies: {
+    '@types/react': '19.3.3',
+    '@types/react-dom': '19.3.0',
+    typescript: '5.9.3',
+    vite: '8.3.8',
+  },
+};
+const NO_INPUT = { type: 'object', properties: {} };
 
 let app: FreshApp;
 let hub: HubTestServer;
@@ -23,13 +33,15 @@ const pageErrors: string[] = [];
 const holder: { script: Step } = { script: () => ({ text: 'No script for this call.' }) };
 
 beforeAll(async () => {
-  app = await createFreshApp(APP_TOOLS);
+  app = await createFreshApp(APP_PACKAGES);
   app.run('npx', ['vite', 'build']);
   const dist = join(app.dir, 'dist');
   writeFileSync(join(dist, 'script.html'), SCRIPT_PAGE);
   const kitScript = join(app.dir, 'node_modules/@diosc/kit/script');
   site = await serveStatic((path) => {
     if (path === '/') return join(dist, 'index.html');
+    // The React app's routes are all its one page; React Router draws the rest.
+    if (path === '/react' || path.startsWith('/react/')) return join(dist, 'react.html');
     if (path.startsWith('/kit/')) return join(kitScript, path.slice('/kit/'.length));
     return /^\/[\w./-]+$/.test(path) && !path.includes('..') ? join(dist, path) : undefined;
   });
@@ -38,7 +50,15 @@ beforeAll(async () => {
     name: 'Installed app',
     model: { provider: 'scripted', id: 'test' },
     allowedOrigins: [site.origin],
-    browserTools: [HIGHLIGHT_ROW],
+    browserTools: [
+      HIGHLIGHT_ROW,
+      { name: 'count_orders', description: 'How many orders there are.', inputSchema: NO_INPUT },
+      { name: 'open_report', description: 'Open the report.', inputSchema: NO_INPUT },
+    ],
+    sitemap: [
+      { path: '/react/orders', title: 'Orders' },
+      { path: '/react/reports', title: 'Reports' },
+    ],
   });
   publishableKey = assistant.publishableKey;
   browser = await launchChromium();
@@ -60,12 +80,23 @@ async function openPage(path: string): Promise<Page> {
   return page;
 }
 
+/** The app's record of every tool run on the page (`src/react/runs.ts`). */
+const toolRuns = (page: Page) => page.evaluate(() => (window as unknown as { toolRuns: string[] }).toolRuns);
+
+/** Runs one visitor message through the scripted steps; resolves with the model's last call. */
+async function turn(page: Page, steps: Parameters<typeof sequence>) {
+  const base = hub.model.calls.length;
+  holder.script = sequence(...steps);
+  await ask(page, 'Go on');
+  return callsReach(hub.model.calls, base + steps.length);
+}
+
 describe('the packages installed from their tarballs into a fresh app', () => {
   it('install on Node 20 without an engine warning, and carry the built files, not the source', () => {
     expect(app.installOutput).not.toMatch(/EBADENGINE|ERESOLVE|deprecated/i);
     const manifest = (pkg: string) =>
       JSON.parse(app.run('node', ['-p', `JSON.stringify(require('@diosc/${pkg}/package.json'))`]));
-    for (const pkg of ['protocol', 'webmcp', 'kit']) {
+    for (const pkg of ['protocol', 'webmcp', 'kit', 'react']) {
       expect(manifest(pkg).private).toBeUndefined();
       expect(manifest(pkg).exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
     }
@@ -74,33 +105,107 @@ describe('the packages installed from their tarballs into a fresh app', () => {
   it('type-check against the declarations in the tarballs', () => {
     expect(app.run('npx', ['tsc', '--noEmit', '-p', '.'])).toBe('');
   });
+});
 
-  it('work in Chromium against a real hub: the module import registers a page tool the assistant calls', async () => {
-    const base = hub.model.calls.length;
-    holder.script = sequence(
+describe('@diosc/kit from its tarball, in Chromium against a real hub', () => {
+  it('the module import registers a page tool the assistant calls', async () => {
+    const page = await openPage('/');
+    const last = await turn(page, [
       { toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] },
       { text: 'Highlighted.' },
-    );
-    const page = await openPage('/');
-    await ask(page, 'Highlight Darjeeling');
-    const next = await callsReach(hub.model.calls, base + 2);
-    expect(lastResult(next, 'highlight_row')).toEqual({ type: 'json', value: { highlighted: '42' } });
+    ]);
+    expect(lastResult(last, 'highlight_row')).toEqual({ type: 'json', value: { highlighted: '42' } });
     expect(await page.locator('tr.is-highlighted').getAttribute('data-id')).toBe('42');
   });
 
-  it('work as the `<script async>` build from the package, replaying the snippet’s queue', async () => {
-    const base = hub.model.calls.length;
-    holder.script = sequence(
+  it('the package’s `<script async>` build replays the snippet’s queue', async () => {
+    const page = await openPage('/script.html');
+    const last = await turn(page, [
       { toolCalls: [{ toolName: 'highlight_row', input: { id: '7' } }] },
       { text: 'Highlighted.' },
-    );
-    const page = await openPage('/script.html');
-    await ask(page, 'Highlight 7');
-    const next = await callsReach(hub.model.calls, base + 2);
-    expect(lastResult(next, 'highlight_row')).toEqual({
+    ]);
+    expect(lastResult(last, 'highlight_row')).toEqual({
       type: 'json',
       value: { highlighted: '7', from: 'script' },
     });
+  });
+});
+
+describe('@diosc/react from its tarball, in a React Router app under StrictMode', () => {
+  it('a tool’s handler sees the current state, and runs once per call', async () => {
+    const page = await openPage('/react/orders');
+    for (let click = 0; click < 3; click++) await page.getByRole('button', { name: 'Add an order' }).click();
+    await expect.poll(() => page.locator('output').textContent()).toBe('3');
+    const last = await turn(page, [
+      { toolCalls: [{ toolName: 'count_orders', input: {} }] },
+      { text: 'Three.' },
+    ]);
+    expect(lastResult(last, 'count_orders')).toEqual({ type: 'json', value: { count: 3 } });
+    expect(await toolRuns(page)).toEqual(['count_orders']);
+  });
+
+  it('navigation by the assistant is a client-side route change, and the new route’s tools answer', async () => {
+    const page = await openPage('/react/orders');
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const last = await turn(page, [
+      { toolCalls: [{ toolName: 'navigate', input: { path: '/react/reports' } }] },
+      { toolCalls: [{ toolName: 'open_report', input: {} }] },
+      { text: 'Opened.' },
+    ]);
+    // The answer waited for the new route: its snapshot is the Reports component's adapter's.
+    expect(lastResult(last, 'navigate')).toEqual({
+      type: 'json',
+      value: {
+        navigatedTo: '/react/reports',
+        page: expect.stringContaining('Data: {"month":"January"}'),
+      },
+    });
+    expect(lastResult(last, 'open_report')).toEqual({ type: 'json', value: { opened: 'January' } });
+    expect(new URL(page.url()).pathname).toBe('/react/reports');
+    expect(await page.locator('h1').textContent()).toBe('Reports');
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
+  });
+
+  it('a tool whose component unmounted on a route change fails fast as vanished and runs nothing', async () => {
+    const page = await openPage('/react/orders');
+    let routeChanged: () => void = () => {};
+    const changed = new Promise<void>((resolve) => (routeChanged = resolve));
+    const base = hub.model.calls.length;
+    holder.script = sequence(
+      async () => {
+        await changed;
+        return { toolCalls: [{ toolName: 'count_orders', input: {} }] };
+      },
+      { text: 'It is gone.' },
+    );
+    await ask(page, 'How many orders?');
+    await callsReach(hub.model.calls, base + 1);
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.locator('h1', { hasText: 'Reports' }).waitFor();
+    routeChanged();
+    const last = await callsReach(hub.model.calls, base + 2);
+    expect(lastResult(last, 'count_orders')).toEqual({
+      type: 'error-text',
+      value: 'browser tool "count_orders" is not registered on this page',
+    });
+    expect(await toolRuns(page)).toEqual([]);
+  });
+
+  it('an adapter intent runs with the current state, and the snapshot follows it', async () => {
+    const page = await openPage('/react/reports');
+    const last = await turn(page, [
+      { toolCalls: [{ toolName: 'browser_choose_month', input: { month: 'March' } }] },
+      { toolCalls: [{ toolName: 'browser_choose_month', input: { month: 'May' } }] },
+      { text: 'May it is.' },
+    ]);
+    expect(lastResult(last, 'browser_choose_month')).toEqual({
+      type: 'json',
+      value: { success: true, data: { from: 'March', to: 'May' } },
+    });
+    expect(await page.locator('main p').textContent()).toBe('Month: May');
+    expect(await toolRuns(page)).toEqual(['choose_month', 'choose_month']);
+    const next = await turn(page, [{ text: 'Still May.' }]);
+    expect(JSON.stringify(next.prompt)).toContain(String.raw`Data: {\"month\":\"May\"}`);
   });
 
   it('threw nothing on any page', () => {

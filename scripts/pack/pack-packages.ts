@@ -9,7 +9,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 /** The publishable packages, dependencies first (folder under packages/). */
-export const PUBLISHED = ['protocol', 'webmcp', 'kit'] as const;
+export const PUBLISHED = ['protocol', 'webmcp', 'kit', 'react'] as const;
 export type Published = (typeof PUBLISHED)[number];
 
 /** npm's own settings in `publishConfig`; every other key there replaces the manifest's on publish. */

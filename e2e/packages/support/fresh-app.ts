@@ -33,13 +33,16 @@ function userEnv(): NodeJS.ProcessEnv {
  * The packages as a user meets them: packed to tarballs, installed with npm into a new app under
  * the OS temp folder (no workspace above it), next to the app's own pinned tools.
  */
-export async function createFreshApp(devDependencies: Record<string, string>): Promise<FreshApp> {
+export async function createFreshApp(tools: {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}): Promise<FreshApp> {
   const dir = mkdtempSync(join(tmpdir(), 'diosc-fresh-app-'));
   try {
     const tarballs = await packPackages(join(dir, 'tarballs'));
     const app = join(dir, 'app');
     cpSync(APP, app, { recursive: true });
-    const dependencies = Object.fromEntries(
+    const packed = Object.fromEntries(
       Object.entries(tarballs).map(([pkg, tarball]) => [`@diosc/${pkg}`, `file:${tarball}`]),
     );
     writeFileSync(
@@ -49,10 +52,10 @@ export async function createFreshApp(devDependencies: Record<string, string>): P
           name: 'fresh-diosc-app',
           private: true,
           type: 'module',
-          dependencies,
-          devDependencies,
-          // The kit's own `@diosc/*` dependencies are the tarballs too, never a registry package.
-          overrides: Object.fromEntries(Object.keys(dependencies).map((name) => [name, `$${name}`])),
+          dependencies: { ...packed, ...tools.dependencies },
+          devDependencies: tools.devDependencies,
+          // The packages' own `@diosc/*` dependencies are the tarballs too, never a registry package.
+          overrides: Object.fromEntries(Object.keys(packed).map((name) => [name, `$${name}`])),
         },
         null,
         2,
