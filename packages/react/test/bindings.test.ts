@@ -38,6 +38,36 @@ function Counter({ value }: { value: number }) {
   return null;
 }
 
+/** Two components that own a tool of the same name. */
+function Two({ first, second }: { first: boolean; second: boolean }) {
+  return createElement(
+    'div',
+    null,
+    first && createElement(Counter, { value: 1 }),
+    second && createElement(Counter, { value: 2 }),
+  );
+}
+
+/** A page whose adapter's snapshot and intent close over its state. */
+function Filter() {
+  const [month, setMonth] = useState('January');
+  useBrowserAdapter({
+    read: () => ({ url: '/reports', title: 'Reports', data: { month } }),
+    intents: [
+      {
+        name: 'choose_month',
+        description: 'Choose the month.',
+        schema: { type: 'object', properties: { month: { type: 'string' } } },
+        handler: (args: { month: string }) => {
+          setMonth(args.month);
+          return { success: true, data: { from: month } };
+        },
+      },
+    ],
+  });
+  return null;
+}
+
 describe('useDioscTool', () => {
   it('registers once: later renders change what the handler sees, not the registration', async () => {
     const { state, rerender } = render(provider(createElement(Counter, { value: 1 })));
@@ -55,14 +85,6 @@ describe('useDioscTool', () => {
   });
 
   it('is removed on unmount, and only by its owner: a newer component’s tool of that name stays', async () => {
-    function Two({ first, second }: { first: boolean; second: boolean }) {
-      return createElement(
-        'div',
-        null,
-        first && createElement(Counter, { value: 1 }),
-        second && createElement(Counter, { value: 2 }),
-      );
-    }
     const { state, rerender } = render(provider(createElement(Two, { first: true, second: false })));
     rerender(provider(createElement(Two, { first: true, second: true })));
     rerender(provider(createElement(Two, { first: false, second: true })));
@@ -86,25 +108,6 @@ describe('useDioscTool', () => {
 });
 
 describe('useBrowserAdapter', () => {
-  function Filter() {
-    const [month, setMonth] = useState('January');
-    useBrowserAdapter({
-      read: () => ({ url: '/reports', title: 'Reports', data: { month } }),
-      intents: [
-        {
-          name: 'choose_month',
-          description: 'Choose the month.',
-          schema: { type: 'object', properties: { month: { type: 'string' } } },
-          handler: (args: { month: string }) => {
-            setMonth(args.month);
-            return { success: true, data: { from: month } };
-          },
-        },
-      ],
-    });
-    return null;
-  }
-
   it('is set once, and its read and intents run with the latest render’s state', async () => {
     const { state } = render(provider(createElement(Filter)));
     const adapter = state.adapter!;
