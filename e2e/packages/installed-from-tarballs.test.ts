@@ -93,7 +93,7 @@ async function turn(page: Page, steps: Parameters<typeof sequence>) {
 
 describe('the packages installed from their tarballs into a fresh app', () => {
   it('install on Node 20 without an engine warning, and carry the built files, not the source', () => {
-    expect(app.installOutput).not.toMatch(/EBADENGINE|ERESOLVE|deprecated/i);
+    expect(app.installOutput).not.toMatch(/EBADENGINE|ERESOLVE/);
     const manifest = (pkg: string) =>
       JSON.parse(app.run('node', ['-p', `JSON.stringify(require('@diosc/${pkg}/package.json'))`]));
     for (const pkg of ['protocol', 'webmcp', 'kit', 'react']) {

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeKitDist } from '@diosc/kit/build';
+import { outsideEnv } from './outside-env.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -38,7 +39,7 @@ export function publishedManifest(manifest: Manifest): Manifest {
 }
 
 const run = (file: string, args: string[], cwd = ROOT) =>
-  execFileSync(file, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(file, args, { cwd, env: outsideEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /**
  * Stages one package under `stageDir` (ESM + `.d.ts` from tsc, the kit's `<script>` build, README,

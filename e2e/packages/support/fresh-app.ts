@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { outsideEnv } from '../../../scripts/pack/outside-env.js';
 import { type Published, packPackages } from '../../../scripts/pack/pack-packages.js';
 
 const APP = fileURLToPath(new URL('../app/', import.meta.url));
@@ -16,17 +17,6 @@ export interface FreshApp {
   /** Runs a command in the app's folder; returns stdout and stderr, or throws with them. */
   run(command: string, args: string[]): string;
   remove(): void;
-}
-
-/**
- * A user's shell: without npm's variables from a parent `npm test` (workspace, prefix, …), which
- * would point the app's npm at the workspace, and without vitest's `NODE_ENV=test` and `VITEST*`,
- * which would give the app's production build Lit's development mode.
- */
-function userEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^(npm_|VITEST)/i.test(key) && key !== 'NODE_ENV'),
-  );
 }
 
 /**
@@ -62,7 +52,7 @@ export async function createFreshApp(tools: {
       )}\n`,
     );
     const run = (command: string, args: string[]) => {
-      const result = spawnSync(command, args, { cwd: app, env: userEnv(), encoding: 'utf8' });
+      const result = spawnSync(command, args, { cwd: app, env: outsideEnv(), encoding: 'utf8' });
       const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
       if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${output}`);
       return output;

@@ -50,7 +50,11 @@ function forwarding(adapter: BrowserAdapter, current: () => BrowserAdapter): Bro
       name,
       description,
       schema,
-      handler: (args) => intent(name)?.handler(args) ?? { success: false, error: `intent "${name}" is gone` },
+      handler: (args) =>
+        intent(name)?.handler(args) ?? {
+          success: false,
+          error: `intent "${name}" no longer available — page changed`,
+        },
       ...(approval && {
         approval: {
           severity: approval.severity,
