@@ -112,22 +112,26 @@ describe('@diosc/kit from its tarball, in Chromium against a real hub', () => {
     const page = await openPage('/');
     const last = await turn(page, [
       { toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] },
-      { text: 'Highlighted.' },
+      { text: '**Highlighted.**' },
     ]);
     expect(lastResult(last, 'highlight_row')).toEqual({ type: 'json', value: { highlighted: '42' } });
     expect(await page.locator('tr.is-highlighted').getAttribute('data-id')).toBe('42');
+    // Drawn by the markdown parser, which the app's bundle loads on demand.
+    await page.locator('diosc-widget strong', { hasText: 'Highlighted.' }).waitFor();
   });
 
   it('the package’s `<script async>` build replays the snippet’s queue', async () => {
     const page = await openPage('/script.html');
     const last = await turn(page, [
       { toolCalls: [{ toolName: 'highlight_row', input: { id: '7' } }] },
-      { text: 'Highlighted.' },
+      { text: '**Highlighted.**' },
     ]);
     expect(lastResult(last, 'highlight_row')).toEqual({
       type: 'json',
       value: { highlighted: '7', from: 'script' },
     });
+    // Drawn by the markdown parser, loaded on demand from beside the script in the package.
+    await page.locator('diosc-widget strong', { hasText: 'Highlighted.' }).waitFor();
   });
 });
 
