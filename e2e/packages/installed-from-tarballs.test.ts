@@ -102,6 +102,18 @@ describe('the packages installed from their tarballs into a fresh app', () => {
     }
   });
 
+  it('import in Node without a DOM, as a server render of the app does', () => {
+    const imports = [
+      "const { diosc } = await import('@diosc/kit');",
+      "const react = await import('@diosc/react');",
+      "const router = await import('@diosc/react/react-router');",
+      'console.log(typeof diosc, typeof react.DioscProvider, typeof router.useReactRouterNavigation);',
+    ];
+    expect(app.run('node', ['--input-type=module', '-e', imports.join('\n')]).trim()).toBe(
+      'function function function',
+    );
+  });
+
   it('type-check against the declarations in the tarballs', () => {
     expect(app.run('npx', ['tsc', '--noEmit', '-p', '.'])).toBe('');
   });
