@@ -1,5 +1,13 @@
 import { diosc, type InitOptions } from '@diosc/kit';
-import { createContext, createElement, type ReactNode, useContext, useEffect, useState } from 'react';
+import {
+  createContext,
+  createElement,
+  type ReactElement,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useState,
+} from 'react';
 import { KitBindings } from './kit-bindings.js';
 import { useLatest } from './use-latest.js';
 
@@ -12,9 +20,10 @@ export interface DioscProviderProps extends InitOptions {
 /**
  * Starts the page's kit (`diosc('init', …)`) while mounted and stops it (`destroy`) when unmounted.
  * A change of hub, key, identity, locale, theme or WebMCP starts it afresh; `open`, `mount` and
- * `fetch` are read when it starts. One provider per page: the kit is one per page.
+ * `fetch` are read when it starts. One provider per page: the kit is one per page. (It returns an
+ * element, not any ReactNode: older React 18 type packages accept only that from a component.)
  */
-export function DioscProvider({ children, ...options }: DioscProviderProps): ReactNode {
+export function DioscProvider({ children, ...options }: DioscProviderProps): ReactElement {
   const [bindings] = useState(() => new KitBindings(diosc));
   const latest = useLatest(options);
   const { hubUrl, publishableKey, identity, locale, webmcp } = options;
