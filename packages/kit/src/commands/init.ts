@@ -1,8 +1,8 @@
 import { isPlainObject } from '@diosc/protocol';
+import { runBrowserCall } from '../browser-calls/run-browser-call.js';
 import { createTranslator, LOCALES, pickLocale } from '../i18n/translator.js';
 import { useTrustedTypesPolicy } from '../pinned-script/load-pinned-script.js';
-import { startSession } from '../runtime/kit-session.js';
-import { runBrowserCall } from '../runtime/run-browser-call.js';
+import { startSession } from '../session/kit-session.js';
 import type { InitOptions } from '../types.js';
 import { loadWebMcpBridge } from '../webmcp/load-bridge.js';
 import { mountWidget } from '../widget/mount-widget.js';
