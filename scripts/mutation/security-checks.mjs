@@ -6,7 +6,7 @@ export const SECURITY_CHECKS = [
     files: ['packages/server/src/auth/request-origin.ts', 'packages/server/src/auth/owner-request.ts'],
   },
   { name: 'CSRF', files: ['packages/server/src/auth/csrf.ts', 'packages/server/src/auth/mutation-guard.ts'] },
-  { name: 'grant', files: ['packages/server/src/account/caller.ts'] },
+  { name: 'grant', files: ['packages/server/src/account/caller-context.ts'] },
   {
     name: 'selection',
     files: [

@@ -133,8 +133,8 @@ export const TARGETS = [
   },
   // The kit in three runs, because the whole kit (~3,900 lines) takes hours on two cores: its
   // consensus dialog (the trusted-input guard and the approval flow), which holds a security check;
-  // its runtime (the session, the interrupt runner, intents and raw tools: what runs a call the
-  // hub asks for); the rest of it as `kit`.
+  // its runtime (the session with the hub, and the one path of browser calls — the interrupt runner,
+  // intents and raw tools: what runs a call the hub asks for); the rest of it as `kit`.
   {
     name: 'kit-consensus',
     mutate: ['packages/kit/src/consensus/**/*.ts'],
@@ -143,7 +143,7 @@ export const TARGETS = [
   },
   {
     name: 'kit-runtime',
-    mutate: ['packages/kit/src/runtime/**/*.ts'],
+    mutate: ['packages/kit/src/browser-calls/**/*.ts', 'packages/kit/src/session/**/*.ts'],
     tests: ['packages/kit/test/**/*.test.ts'],
   },
   {
@@ -152,7 +152,8 @@ export const TARGETS = [
       'packages/kit/src/**/*.ts',
       '!packages/kit/src/testing/**',
       '!packages/kit/src/consensus/**',
-      '!packages/kit/src/runtime/**',
+      '!packages/kit/src/browser-calls/**',
+      '!packages/kit/src/session/**',
     ],
     tests: ['packages/kit/test/**/*.test.ts'],
   },
