@@ -1,4 +1,6 @@
+import type { TranscriptView } from '@diosc/protocol';
 import { afterEach, expect, it } from 'vitest';
+import { callJson, signIn } from '../owner/owner-client.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
 
@@ -251,5 +253,79 @@ describeOnDialects('server tools and Consensus', () => {
     const late = await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest });
     expect(code(late.body)).toBe('consensus_not_pending');
     expect(await noteTitle()).toBeUndefined();
+  });
+
+  it('keeps each decision in the owner’s transcript: approve, an edit’s changed fields (sorted), a rejection’s reason', async () => {
+    const decided: Record<string, unknown>[] = [];
+    for (const decision of [
+      { decision: 'approve' },
+      // Two fields changed, the later-declared one first in the alphabet: the record sorts them.
+      { decision: 'edit', args: { ...write('Q4 plan'), requestId: 'req-plan-edited' } },
+      { decision: 'reject', reason: 'wrong quarter' },
+    ] as const) {
+      const { client, conversation, stream, request } = await start();
+      await client.decide(request.id, { ...decision, argsDigest: request.argsDigest });
+      await stream.until('turn.done');
+      // One end per call: a rejection finishes the call once, an approval or edit never as declined.
+      const ends = stream.ofType('tool.finished').filter((event) => event.toolCallId === request.id);
+      expect(ends).toEqual([
+        expect.objectContaining(
+          decision.decision === 'reject' ? { ok: false, summary: 'declined' } : { ok: true },
+        ),
+      ]);
+      const owner = await signIn(server!.url);
+      const transcript = await callJson<TranscriptView>(
+        server!.url,
+        `/assistants/${server!.assistant.id}/conversations/${conversation}`,
+        owner,
+      );
+      const call = transcript.body.turns
+        .flatMap((turn) => turn.toolCalls)
+        .find((each) => each.id === request.id);
+      decided.push(call!.consensus!);
+      await server!.close();
+      server = undefined;
+    }
+    expect(decided).toEqual([
+      { state: 'decided', decision: 'approve' },
+      {
+        state: 'decided',
+        decision: 'edit',
+        proposedArgs: write('Q3 plan'),
+        changed: ['content', 'requestId'],
+      },
+      { state: 'decided', decision: 'reject', reason: 'wrong quarter' },
+    ]);
+  });
+
+  it('a decision on a decided request is consensus_not_pending before its arguments are looked at', async () => {
+    const { client, stream, request } = await start();
+    await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest });
+    await stream.until('turn.done');
+    const before = await rowCounts(server!.store);
+    // An edit whose arguments the schema refuses: the request is decided, so that is the answer.
+    const late = await client.decide(request.id, {
+      decision: 'edit',
+      argsDigest: request.argsDigest,
+      args: write(42),
+    });
+    expect(code(late.body)).toBe('consensus_not_pending');
+    expect(await rowCounts(server!.store)).toEqual(before);
+  });
+
+  it('two decisions at once: exactly one is taken, the other is consensus_not_pending, and the tool runs once', async () => {
+    const { client, stream, request } = await start();
+    const answers = await Promise.all([
+      client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest }),
+      client.decide(request.id, { decision: 'reject', argsDigest: request.argsDigest, reason: 'no' }),
+    ]);
+    const taken = answers.filter((answer) => answer.status === 200);
+    expect(taken).toHaveLength(1);
+    expect(answers.map((answer) => code(answer.body)).filter(Boolean)).toEqual(['consensus_not_pending']);
+    await stream.until('turn.done');
+    expect(
+      stream.ofType('consensus.resolved').filter((event) => event.consensusId === request.id),
+    ).toHaveLength(1);
+    expect(stream.ofType('tool.finished').filter((event) => event.toolCallId === request.id)).toHaveLength(1);
   });
 });
