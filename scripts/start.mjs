@@ -1,6 +1,9 @@
-// `npm start`: install what is missing, build the portal, and run the server (SQLite under .data/).
+// `npm start`: install what is missing, rebuild what is stale (the kit and the portal the server
+// serves, and the server itself; not the examples, `npm run example` builds those), and run
+// `diosc start` (SQLite under .data/, unless DATABASE_URL names a PostgreSQL).
+import { mustBeBuilt } from './builds.mjs';
 import { ensureDependencies, must } from './lib.mjs';
 
 ensureDependencies();
-must('npm', ['run', 'build', '--if-present', '--workspaces']);
-must('node', ['--import', 'tsx', 'packages/server/src/main.ts'], { stdio: 'inherit' });
+mustBeBuilt(['@diosc/kit', '@diosc/portal', '@diosc/server'], { log: console.log });
+must(process.execPath, ['packages/server/dist/diosc.js', 'start'], { stdio: 'inherit' });

@@ -2,12 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { postMcp } from './mcp/support.js';
+import { builtBin, ROOT } from './support/built-bin.js';
 
-const root = resolve(import.meta.dirname, '../../..');
+const bin = builtBin();
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -20,7 +21,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('npm start', () => {
+describe('diosc start (what npm start runs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'diosc-start-'));
   let child: ChildProcess | undefined;
   afterAll(() => {
@@ -30,8 +31,8 @@ describe('npm start', () => {
 
   it('prints one origin, the one sign-in works on, the Demo assistant’s preview there, and leaves it for the CLI', async () => {
     const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-      cwd: root,
+    child = spawn(process.execPath, [bin, 'start'], {
+      cwd: ROOT,
       env: {
         ...process.env,
         DIOSC_DATA_DIR: dir,

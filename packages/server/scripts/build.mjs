@@ -1,0 +1,36 @@
+// `npm run build --workspace @diosc/server`: the `diosc` bin as plain JavaScript in dist/, so no
+// TypeScript loader runs when the server or a command starts (tsx cost seconds per start).
+//
+// Rolldown, not tsc: the server imports @diosc/protocol as TypeScript source (its package exports
+// ./src/*.ts), which tsc would leave as an import Node cannot load; a bundler inlines it. Rolldown
+// is the bundler Vite 8 runs on (the kit and the portal build with Vite), so it adds no package to
+// the tree; Vite itself would only bring browser-side handling the server does not want.
+// Dependencies under node_modules stay imports: native ones (better-sqlite3, argon2) cannot be
+// bundled, and their own loading is what the `diosc` commands keep lazy.
+import { chmodSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
+const DIST = `${PACKAGE}dist`;
+
+const EXTERNAL = /^(node:|fastify$|@fastify\/|better-sqlite3$|@node-rs\/argon2$|pg$|undici$)/;
+
+rmSync(DIST, { recursive: true, force: true });
+await build({
+  cwd: PACKAGE,
+  input: { diosc: 'src/cli/main.ts' },
+  platform: 'node',
+  external: EXTERNAL,
+  transform: { target: 'node20' },
+  logLevel: 'warn',
+  output: {
+    dir: DIST,
+    format: 'esm',
+    // Flat, one folder below the package like src/*.ts: package-dir.ts's relative URL relies on it.
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+    sourcemap: true,
+  },
+});
+chmodSync(`${DIST}/diosc.js`, 0o755);
