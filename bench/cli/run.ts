@@ -20,7 +20,6 @@ const PAIRS = Number(process.env.BENCH_CLI_PAIRS ?? 10);
 const BIN = 'packages/server/dist/diosc.js';
 const SOURCE = 'packages/server/src/cli/main.ts';
 
-
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
