@@ -12,6 +12,22 @@ afterAll(async () => {
 });
 
 describe('the kit in Debian Chromium against the real hub: built-ins and raw tools', () => {
+  it('the markdown parser is its own pinned script: if it cannot load, the reply shows as written', async () => {
+    e2e.script = sequence({ text: 'Row **42** is *highlighted*.' });
+    const blocked: string[] = [];
+    const { page } = await e2e.open('/shop', {}, (context) =>
+      context.route(/\/kit\/diosc-kit-markdown\.[0-9a-f]{12}\.js$/, (route) => {
+        blocked.push(route.request().url());
+        return route.abort();
+      }),
+    );
+    await ask(page, 'Which row?');
+    const reply = page.locator('diosc-widget .message.assistant .text');
+    await expect.poll(() => reply.textContent()).toBe('Row **42** is *highlighted*.');
+    expect(await reply.locator('strong, em').count()).toBe(0);
+    expect(blocked).toHaveLength(1);
+  });
+
   it('a raw tool runs in the page and the model reads its result; the widget shows the reply', async () => {
     const calls = e2e.server.model.calls;
     const base = calls.length;

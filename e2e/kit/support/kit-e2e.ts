@@ -46,7 +46,12 @@ export interface KitE2E {
   /** What the scripted model does on its next calls; set it per test. */
   script: Step;
   /** A fresh browser context on the shop (its own storage), with the widget mounted. */
-  open(path?: string, params?: Record<string, string>): Promise<{ context: BrowserContext; page: Page }>;
+  open(
+    path?: string,
+    params?: Record<string, string>,
+    /** Runs on the new context before the page loads (to route or block a request, say). */
+    prepare?: (context: BrowserContext) => Promise<unknown>,
+  ): Promise<{ context: BrowserContext; page: Page }>;
   /** Cuts every open event-stream connection at the socket, as a network drop would. */
   dropEventStreams(): number;
   close(): Promise<void>;
@@ -106,13 +111,14 @@ export async function startKitE2E(
     set script(step: Step) {
       holder.script = step;
     },
-    async open(path = '/shop', params = {}) {
+    async open(path = '/shop', params = {}, prepare) {
       const context = await browser.newContext({
         viewport: { width: 1280, height: 860 },
         locale: 'en-US',
         colorScheme: 'light',
       });
       contexts.push(context);
+      await prepare?.(context);
       const page = await context.newPage();
       const query = new URLSearchParams({ hub: hubUrl, pk: assistant.publishableKey, ...params });
       await page.goto(`${pageOrigin}${path}?${query}`);

@@ -1,4 +1,4 @@
-import { bridgeFileName, type KitBundle } from './bundle.js';
+import { type KitBundle, type KitParts, partFileName } from './bundle.js';
 
 /** `dist/manifest.json`: what the hub serves and under which names. */
 export interface KitManifest {
@@ -11,25 +11,37 @@ export interface KitManifest {
   immutableModule: string;
   /** The WebMCP bridge both load for `init({ webmcp: true })` (hashed name only; pinned by them). */
   webmcpBridge: string;
+  /** The markdown parser both load after the launcher is drawn (hashed name only; pinned by them). */
+  markdownParser: string;
   /** Subresource Integrity of each file. */
-  integrity: { script: string; module: string; webmcpBridge: string };
-  gzipBytes: { script: number; module: number; webmcpBridge: number };
-  brotliBytes: { script: number; module: number; webmcpBridge: number };
+  integrity: FileFigures<string>;
+  gzipBytes: FileFigures<number>;
+  brotliBytes: FileFigures<number>;
 }
 
-export function kitManifest(script: KitBundle & { bridge: KitBundle }, module: KitBundle): KitManifest {
+interface FileFigures<T> {
+  script: T;
+  module: T;
+  webmcpBridge: T;
+  markdownParser: T;
+}
+
+export function kitManifest(script: KitBundle & KitParts, module: KitBundle): KitManifest {
+  const figures = <K extends 'integrity' | 'gzipBytes' | 'brotliBytes'>(key: K) => ({
+    script: script[key],
+    module: module[key],
+    webmcpBridge: script.bridge[key],
+    markdownParser: script.markdown[key],
+  });
   return {
     script: 'diosc-kit.js',
     immutableScript: `diosc-kit.${script.hash}.js`,
     module: 'diosc-kit.mjs',
     immutableModule: `diosc-kit.${module.hash}.mjs`,
-    webmcpBridge: bridgeFileName(script.bridge),
-    integrity: { script: script.integrity, module: module.integrity, webmcpBridge: script.bridge.integrity },
-    gzipBytes: { script: script.gzipBytes, module: module.gzipBytes, webmcpBridge: script.bridge.gzipBytes },
-    brotliBytes: {
-      script: script.brotliBytes,
-      module: module.brotliBytes,
-      webmcpBridge: script.bridge.brotliBytes,
-    },
+    webmcpBridge: partFileName('webmcp', script.bridge),
+    markdownParser: partFileName('markdown', script.markdown),
+    integrity: figures('integrity'),
+    gzipBytes: figures('gzipBytes'),
+    brotliBytes: figures('brotliBytes'),
   };
 }

@@ -3,6 +3,7 @@ import { HtmlRenderer, type Node, Parser } from 'commonmark';
 import { tests as specExamples } from 'commonmark-spec';
 import { render } from 'lit';
 import { describe, expect, it } from 'vitest';
+import { markdownParser } from '../src/widget/markdown/markdown-parser.js';
 import { renderMarkdown } from '../src/widget/markdown/render-markdown.js';
 
 /**
@@ -98,7 +99,7 @@ function normalize(node: globalThis.Node, inPre = false): string {
 function widgetHtml(markdown: string): string {
   const host = document.createElement('div');
   // Links off the page's origin are text unless an assistant allows them: the spec's are allowed here.
-  render(renderMarkdown(markdown, { outsideLinks: true }), host);
+  render(renderMarkdown(markdown, markdownParser, { outsideLinks: true }), host);
   return [...host.childNodes].map((child) => normalize(child)).join('');
 }
 

@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 import { render } from 'lit';
 import { describe, expect, it } from 'vitest';
+import { markdownParser } from '../src/widget/markdown/markdown-parser.js';
 import { parseBlocks } from '../src/widget/markdown/parse-blocks.js';
 import { parseInline } from '../src/widget/markdown/parse-inline.js';
 import { renderMarkdown } from '../src/widget/markdown/render-markdown.js';
 
 function html(markdown: string, outsideLinks = false): HTMLElement {
   const host = document.createElement('div');
-  render(renderMarkdown(markdown, { outsideLinks }), host);
+  render(renderMarkdown(markdown, markdownParser, { outsideLinks }), host);
   return host;
 }
 

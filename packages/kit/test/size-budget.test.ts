@@ -21,5 +21,11 @@ describe('the kit’s initial JavaScript', () => {
       expect(bundle.code).toContain(part);
     for (const absent of ['lit.dev/msg', 'Fake assistant', 'ajv', 'node:'])
       expect(bundle.code).not.toContain(absent);
+    // The markdown parser (its heading rule, say) is a part of its own, loaded by name and digest.
+    const heading = String.raw`#{1,6}`;
+    expect(bundle.markdown.code).toContain(heading);
+    expect(bundle.code).not.toContain(heading);
+    expect(bundle.code).toContain(`diosc-kit-markdown.${bundle.markdown.hash}.js`);
+    expect(bundle.code).toContain(bundle.markdown.integrity);
   }, 60_000);
 });

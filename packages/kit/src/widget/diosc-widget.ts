@@ -6,6 +6,7 @@ import { errorText } from '../runtime/browser-call.js';
 import { emit, type KitContext } from '../runtime/kit-context.js';
 import { kitOf } from './element-kit.js';
 import { icons } from './icons.js';
+import { loadParser } from './markdown/load-parser.js';
 import { messageView } from './message-view.js';
 import { StoreController } from './store-controller.js';
 import { widgetStyles } from './widget-styles.js';
@@ -38,6 +39,14 @@ export class DioscWidget extends LitElement {
       this.requestUpdate();
     });
   };
+
+  override firstUpdated(): void {
+    // After the launcher is drawn: the assistant's text is redrawn as markdown when the parser is here.
+    loadParser().then(
+      () => this.requestUpdate(),
+      () => {},
+    );
+  }
 
   override updated(): void {
     const list = this.renderRoot.querySelector('.messages');

@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Translator } from '../i18n/translator.js';
 import { icons } from './icons.js';
 import type { LinkPolicy } from './markdown/link-view.js';
+import { currentParser } from './markdown/load-parser.js';
 import { renderMarkdown } from './markdown/render-markdown.js';
 
 export function formatBytes(bytes: number, locale: string): string {
@@ -46,6 +47,12 @@ export function toolRow(tool: ToolActivity, t: Translator): TemplateResult {
   </li>`;
 }
 
+/** Markdown once the parser is here; until then (the built kit loads it after the launcher) as written. */
+function assistantText(text: string, links: LinkPolicy): TemplateResult | TemplateResult[] {
+  const parser = currentParser();
+  return parser ? renderMarkdown(text, parser, links) : html`<p class="as-written">${text}</p>`;
+}
+
 /** One message: a visitor's as plain text, the assistant's as safe markdown, with tools and chips. */
 export function messageView(
   message: Pick<ConversationMessage, 'role' | 'text' | 'tools' | 'files'> & { id?: string },
@@ -58,7 +65,7 @@ export function messageView(
   return html`<li class="message ${message.role}" part="message ${message.role}-message" data-message-id=${message.id ?? 'draft'} aria-busy=${streaming ? 'true' : 'false'}>
     <span class="who">${t.t(mine ? 'messages.you' : 'messages.assistant')}</span>
     ${message.tools.length > 0 ? html`<ul class="tools">${message.tools.map((tool) => toolRow(tool, t))}</ul>` : nothing}
-    ${message.text ? html`<div class="text">${mine ? message.text : renderMarkdown(message.text, links)}</div>` : nothing}
+    ${message.text ? html`<div class="text">${mine ? message.text : assistantText(message.text, links)}</div>` : nothing}
     ${message.files.length > 0 ? html`<div class="files">${message.files.map((file) => fileChip(file, t, download))}</div>` : nothing}
   </li>`;
 }

@@ -41,7 +41,7 @@ export const widgetStyles = [
     .messages { list-style: none; margin: 0; padding: 0.75rem 0.9rem; flex: 1; overflow-y: auto; display: flex; flex-direction: column; gap: 0.6rem; }
     .message { max-width: 92%; padding: 0.5rem 0.7rem; border-radius: 10px; background: var(--diosc-assistant-bg, #f2f4f7); overflow-wrap: anywhere; }
     .user { align-self: end; background: var(--diosc-user-bg, #e0e9ff); }
-    .user .text { white-space: pre-wrap; }
+    .user .text, .as-written { white-space: pre-wrap; }
     .who { display: block; font-size: 0.72em; font-weight: 600; }
     p { margin: 0.3rem 0; }
     pre { background: #101828; color: #f2f4f7; padding: 0.5rem; border-radius: 6px; overflow-x: auto; }

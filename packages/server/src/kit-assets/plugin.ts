@@ -6,8 +6,8 @@ import { createKitFileCache, matchesEtag, pickEncoding } from './kit-file-cache.
 /** Where `npm run build` puts the kit: packages/kit/dist, beside this package. */
 export const DEFAULT_KIT_DIR = resolve(SERVER_PACKAGE_DIR, '../kit/dist');
 
-/** `diosc-kit.js` / `.mjs` (stable), `diosc-kit.<12 hex>.js` / `.mjs` and the on-demand `diosc-kit-webmcp.<12 hex>.js` (content-hashed). */
-const KIT_FILE = /^diosc-kit(-webmcp)?(\.[0-9a-f]{12})?\.m?js$/;
+/** `diosc-kit.js` / `.mjs` (stable), `diosc-kit.<12 hex>.js` / `.mjs` and the on-demand parts `diosc-kit-webmcp.<12 hex>.js` and `diosc-kit-markdown.<12 hex>.js` (content-hashed). */
+const KIT_FILE = /^diosc-kit(-webmcp|-markdown)?(\.[0-9a-f]{12})?\.m?js$/;
 
 const NOT_BUILT =
   'The Diosc kit is not built yet. Run `npm run build --workspace @diosc/kit` (or `npm start`).\n';

@@ -12,6 +12,7 @@ writeFileSync(`${DIR}diosc-kit.js`, 'window.kit = "stable";');
 writeFileSync(`${DIR}diosc-kit.0123456789ab.js`, 'window.kit = "hashed";');
 writeFileSync(`${DIR}diosc-kit.mjs`, 'export const kit = 1;');
 writeFileSync(`${DIR}diosc-kit-webmcp.abcdefabcdef.js`, 'window.bridge = 1;');
+writeFileSync(`${DIR}diosc-kit-markdown.abcdefabcdef.js`, 'window.parser = 1;');
 writeFileSync(`${DIR}manifest.json`, '{"script":"diosc-kit.js"}');
 writeFileSync(`${DIR}secret.txt`, 'not served');
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -41,9 +42,10 @@ describe('the hub serves the built kit', () => {
       'public, max-age=31536000, immutable',
     ]);
     expect((await server.inject('/kit/diosc-kit.mjs')).headers['cache-control']).toBe('no-cache');
-    expect((await server.inject('/kit/diosc-kit-webmcp.abcdefabcdef.js')).headers['cache-control']).toBe(
-      'public, max-age=31536000, immutable',
-    );
+    for (const part of ['webmcp', 'markdown'])
+      expect((await server.inject(`/kit/diosc-kit-${part}.abcdefabcdef.js`)).headers['cache-control']).toBe(
+        'public, max-age=31536000, immutable',
+      );
     expect((await server.inject('/kit/manifest.json')).headers['content-type']).toBe(
       'application/json; charset=utf-8',
     );

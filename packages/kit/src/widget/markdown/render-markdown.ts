@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { LinkPolicy } from './link-view.js';
-import { type Block, parseBlocks } from './parse-blocks.js';
-import { parseInline } from './parse-inline.js';
+import type { MarkdownParser } from './markdown-parser.js';
+import type { Block } from './parse-blocks.js';
 import { renderInline } from './render-inline.js';
 
 /**
@@ -12,18 +12,28 @@ import { renderInline } from './render-inline.js';
  * agrees with CommonMark's reference implementation on the specification's own examples
  * (`packages/kit/test/markdown-spec.test.ts`).
  *
- * @example render(renderMarkdown('Set `ANTHROPIC_API_KEY`, then call read_page.'), host)
+ * @example render(renderMarkdown('Set `ANTHROPIC_API_KEY`, then call read_page.', markdownParser), host)
  */
-export function renderMarkdown(text: string, links: LinkPolicy = { outsideLinks: false }): TemplateResult[] {
-  return renderBlocks(parseBlocks(text.replace(/\r\n?/g, '\n').split('\n')), false, links);
+export function renderMarkdown(
+  text: string,
+  parser: MarkdownParser,
+  links: LinkPolicy = { outsideLinks: false },
+): TemplateResult[] {
+  const blocks = parser.parseBlocks(text.replace(/\r\n?/g, '\n').split('\n'));
+  return renderBlocks(blocks, false, { links, parser });
 }
 
-function renderBlocks(blocks: Block[], tight: boolean, links: LinkPolicy): TemplateResult[] {
-  return blocks.map((block) => blockView(block, tight, links));
+interface RenderContext {
+  links: LinkPolicy;
+  parser: MarkdownParser;
 }
 
-function blockView(block: Block, tight: boolean, links: LinkPolicy): TemplateResult {
-  const inline = (text: string) => renderInline(parseInline(text), links);
+function renderBlocks(blocks: Block[], tight: boolean, context: RenderContext): TemplateResult[] {
+  return blocks.map((block) => blockView(block, tight, context));
+}
+
+function blockView(block: Block, tight: boolean, context: RenderContext): TemplateResult {
+  const inline = (text: string) => renderInline(context.parser.parseInline(text), context.links);
   switch (block.kind) {
     case 'paragraph':
       // A tight list's items hold their text without a paragraph around it, as CommonMark does.
@@ -33,11 +43,11 @@ function blockView(block: Block, tight: boolean, links: LinkPolicy): TemplateRes
     case 'code':
       return html`<pre><code>${block.text}</code></pre>`;
     case 'quote':
-      return html`<blockquote>${renderBlocks(block.children, false, links)}</blockquote>`;
+      return html`<blockquote>${renderBlocks(block.children, false, context)}</blockquote>`;
     case 'rule':
       return html`<hr />`;
     case 'list': {
-      const items = block.items.map((item) => html`<li>${renderBlocks(item, block.tight, links)}</li>`);
+      const items = block.items.map((item) => html`<li>${renderBlocks(item, block.tight, context)}</li>`);
       return block.ordered
         ? html`<ol start=${block.start === 1 ? nothing : block.start}>${items}</ol>`
         : html`<ul>${items}</ul>`;
