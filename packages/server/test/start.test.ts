@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { postMcp } from './mcp/support.js';
-import { builtBin, ROOT } from './support/built-bin.js';
+import { ensureBuilt, ROOT } from './support/built-bin.js';
 
-const bin = builtBin();
+// What `npm start` builds, fresh beforehand: the run below must then build nothing.
+ensureBuilt('@diosc/kit', '@diosc/portal', '@diosc/server');
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -21,7 +22,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('diosc start (what npm start runs)', () => {
+describe('npm start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'diosc-start-'));
   let child: ChildProcess | undefined;
   afterAll(() => {
@@ -31,7 +32,8 @@ describe('diosc start (what npm start runs)', () => {
 
   it('prints one origin, the one sign-in works on, the Demo assistant’s preview there, and leaves it for the CLI', async () => {
     const port = await freePort();
-    child = spawn(process.execPath, [bin, 'start'], {
+    // scripts/start.mjs is what `npm start` runs (npm itself adds nothing but its own start-up).
+    child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -99,5 +101,14 @@ describe('diosc start (what npm start runs)', () => {
       },
     );
     expect(tools.status).toBe(200);
+
+    // Fresh outputs were not rebuilt (nor any example built: it builds only what it serves), and
+    // a SIGTERM to the process `npm start` runs stops the server itself, through its clean shutdown.
+    expect(output).not.toContain('› Building');
+    expect(output).not.toContain('Installing dependencies');
+    const running = child;
+    const exited = new Promise<number | null>((done) => running.once('exit', (code) => done(code)));
+    running.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });

@@ -10,6 +10,11 @@ export const BIN = resolve(ROOT, 'packages/server/dist/diosc.js');
  * `npm start` does), so a test never runs an old build; it takes a lock, for test files in parallel.
  */
 export function builtBin(): string {
-  execFileSync(process.execPath, ['scripts/builds.mjs', '@diosc/server'], { cwd: ROOT, stdio: 'inherit' });
+  ensureBuilt('@diosc/server');
   return BIN;
+}
+
+/** The named workspaces' builds, each rebuilt first when stale (`node scripts/builds.mjs NAME…`). */
+export function ensureBuilt(...names: string[]): void {
+  execFileSync(process.execPath, ['scripts/builds.mjs', ...names], { cwd: ROOT, stdio: 'inherit' });
 }
