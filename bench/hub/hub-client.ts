@@ -1,11 +1,14 @@
 // A Node client speaking the kit's protocol to /api/hub (what @diosc/kit does in a page), recording
 // the body bytes of every request it sends upstream.
-import type {
-  BrowserInterrupt,
-  ConversationView,
-  InterruptAnswer,
-  SendMessageRequest,
-  VisitorSessionView,
+import {
+  type BrowserInterrupt,
+  HUB_API_PREFIX,
+  HUB_ROUTES,
+  type HubReplies,
+  type HubRouteName,
+  hubPath,
+  type InterruptAnswer,
+  type SendMessageRequest,
 } from '@diosc/protocol';
 import { PAGE_ORIGIN } from './fixtures.js';
 import { SseStream } from './sse.js';
@@ -24,7 +27,7 @@ export class HubClient {
   async request<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     if (text !== undefined) this.sent.push({ path, bytes: Buffer.byteLength(text) });
-    const response = await fetch(`${this.base}/api/hub${path}`, {
+    const response = await fetch(`${this.base}${HUB_API_PREFIX}${path}`, {
       method,
       headers: { ...this.headers, ...(text !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: text,
@@ -33,8 +36,11 @@ export class HubClient {
     return { status: response.status, body: (raw ? JSON.parse(raw) : null) as T };
   }
 
-  async must<T>(method: string, path: string, body: unknown, status: number): Promise<T> {
-    const reply = await this.request<T>(method, path, body);
+  /** One JSON route of the hub's table; anything but the route's success status throws. */
+  async must<N extends keyof HubReplies>(name: N, id?: string, body?: unknown): Promise<HubReplies[N]> {
+    const { method, status } = HUB_ROUTES[name];
+    const path = (hubPath as (name: HubRouteName, id?: string) => string)(name, id);
+    const reply = await this.request<HubReplies[N]>(method, path, body);
     if (reply.status !== status) {
       throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
     }
@@ -42,28 +48,27 @@ export class HubClient {
   }
 
   async open(publishableKey: string): Promise<void> {
-    const view = await this.must<VisitorSessionView>('POST', '/sessions', { publishableKey }, 201);
-    this.token = view.token;
+    this.token = (await this.must('openSession', undefined, { publishableKey })).token;
   }
 
   async conversation(): Promise<string> {
-    return (await this.must<{ id: string }>('POST', '/conversations', {}, 201)).id;
+    return (await this.must('createConversation', undefined, {})).id;
   }
 
   send(conversationId: string, message: SendMessageRequest) {
-    return this.must<{ turnId: string }>('POST', `/conversations/${conversationId}/messages`, message, 202);
+    return this.must('sendMessage', conversationId, message);
   }
 
   answer(interruptId: string, answer: InterruptAnswer) {
-    return this.must<{ status: string }>('POST', `/interrupts/${interruptId}/answer`, answer, 200);
+    return this.must('answerInterrupt', interruptId, answer);
   }
 
   view(conversationId: string) {
-    return this.must<ConversationView>('GET', `/conversations/${conversationId}`, undefined, 200);
+    return this.must('conversation', conversationId);
   }
 
   stream(conversationId: string): SseStream {
-    return new SseStream(`${this.base}/api/hub/conversations/${conversationId}/events`, this.headers);
+    return new SseStream(`${this.base}${HUB_API_PREFIX}${hubPath('events', conversationId)}`, this.headers);
   }
 }
 

@@ -1,6 +1,7 @@
 // One Server-Sent Events reader for ours and the baseline, so both latencies go through the same
-// client code: fetch, split on blank lines, stamp each event with performance.now() on arrival.
+// client code: fetch, the protocol's parser, each event stamped with performance.now() on arrival.
 import { performance } from 'node:perf_hooks';
+import { createSseParser } from '@diosc/protocol';
 
 export interface SseEvent {
   id: string | undefined;
@@ -33,39 +34,27 @@ export class SseStream {
 
   async #read(body: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
-    let buffer = '';
+    const parse = createSseParser((message) => {
+      this.events.push({
+        id: message.id ?? undefined,
+        event: message.event,
+        data: message.data,
+        at: performance.now(),
+      });
+      const wake = this.#wake;
+      this.#wake = undefined;
+      wake?.();
+    });
     const reader = body.getReader();
     try {
       for (;;) {
         const { value: chunk, done } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(chunk, { stream: true });
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          this.#parse(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-          end = buffer.indexOf('\n\n');
-        }
+        parse(decoder.decode(chunk, { stream: true }));
       }
     } catch {
       // Aborted by close().
     }
-  }
-
-  #parse(block: string): void {
-    const event: SseEvent = { id: undefined, event: undefined, data: '', at: performance.now() };
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-      else if (line.startsWith('event:')) event.event = line.slice(6).trim();
-      else if (line.startsWith('id:')) event.id = line.slice(3).trim();
-    }
-    if (data.length === 0) return; // a heartbeat comment
-    event.data = data.join('\n');
-    this.events.push(event);
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
   }
 
   /** The first event at index ≥ `from` of type `type`; waits for it up to `timeoutMs`. */

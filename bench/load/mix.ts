@@ -2,7 +2,7 @@
 // its own official MCP SDK client, cycling through the operation kinds until the deadline. Every
 // outcome is timed; every success a client is told of goes into the ledger.
 import { performance } from 'node:perf_hooks';
-import type { ConsensusRequest, HubEvent } from '@diosc/protocol';
+import { type ConsensusRequest, HUB_API_PREFIX, type HubEvent, hubPath } from '@diosc/protocol';
 import { type EventStream, HubClient } from '@diosc/server/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { emptyLedger, type Ledger } from './ledger.js';
@@ -180,15 +180,18 @@ const operations: Record<Kind, (worker: Worker, target: LoadTarget, ledger: Ledg
       PNG,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const response = await fetch(`${worker.hub.base}/api/hub/conversations/${worker.conversation}/files`, {
-      method: 'POST',
-      headers: {
-        origin: PAGE_ORIGIN,
-        authorization: `Bearer ${worker.hub.token}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
+    const response = await fetch(
+      `${worker.hub.base}${HUB_API_PREFIX}${hubPath('uploadFile', worker.conversation)}`,
+      {
+        method: 'POST',
+        headers: {
+          origin: PAGE_ORIGIN,
+          authorization: `Bearer ${worker.hub.token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        body: new Uint8Array(body),
       },
-      body: new Uint8Array(body),
-    });
+    );
     const descriptor = (await response.json()) as { fileId: string; sizeBytes: number };
     if (response.status !== 201) throw new Failure(codeOf(descriptor));
     ledger.files.push({ fileId: descriptor.fileId, sizeBytes: descriptor.sizeBytes });

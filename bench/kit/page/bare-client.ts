@@ -1,6 +1,7 @@
 // The round-trip baseline: the least a page can do — read the event stream with fetch, answer each
 // interrupt with a constant result — with no kit, in the same browser, against the same hub. Like the
 // kit it keeps one conversation, so both histories grow the same way.
+import { createSseParser, HUB_API_PREFIX, hubPath } from '@diosc/protocol';
 import { timedFetch } from './answer-timer.js';
 
 const fetch = timedFetch(globalThis.fetch.bind(globalThis));
@@ -14,7 +15,7 @@ function connect(hub: string, publishableKey: string) {
   connection ??= (async () => {
     let token = '';
     const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${hub}/api/hub${path}`, {
+      const response = await fetch(`${hub}${HUB_API_PREFIX}${path}`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -24,9 +25,9 @@ function connect(hub: string, publishableKey: string) {
       });
       return response.json();
     };
-    token = ((await post('/sessions', { publishableKey })) as { token: string }).token;
-    const { id } = (await post('/conversations', {})) as { id: string };
-    const response = await fetch(`${hub}/api/hub/conversations/${id}/events`, {
+    token = ((await post(hubPath('openSession'), { publishableKey })) as { token: string }).token;
+    const { id } = (await post(hubPath('createConversation'), {})) as { id: string };
+    const response = await fetch(`${hub}${HUB_API_PREFIX}${hubPath('events', id)}`, {
       headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
     });
     void pump(response.body!.getReader(), post);
@@ -40,23 +41,18 @@ async function pump(
   post: (path: string, body: unknown) => Promise<unknown>,
 ) {
   const decoder = new TextDecoder();
-  let buffer = '';
+  const parse = createSseParser((message) => {
+    const event = JSON.parse(message.data);
+    if (event.type === 'interrupt')
+      void post(hubPath('answerInterrupt', event.interrupt.id), {
+        result: { highlighted: event.interrupt.args.id },
+      });
+    if (event.type === 'turn.done') turnDone?.();
+  });
   for (;;) {
     const chunk = await reader.read();
     if (chunk.done) return;
-    buffer += decoder.decode(chunk.value, { stream: true });
-    const messages = buffer.split('\n\n');
-    buffer = messages.pop() ?? '';
-    for (const message of messages) {
-      const data = message.split('\n').find((line) => line.startsWith('data: '));
-      if (!data) continue;
-      const event = JSON.parse(data.slice(6));
-      if (event.type === 'interrupt')
-        void post(`/interrupts/${event.interrupt.id}/answer`, {
-          result: { highlighted: event.interrupt.args.id },
-        });
-      if (event.type === 'turn.done') turnDone?.();
-    }
+    parse(decoder.decode(chunk.value, { stream: true }));
   }
 }
 
@@ -64,7 +60,7 @@ async function pump(
 async function run(hub: string, publishableKey: string): Promise<void> {
   const { post, conversation } = await connect(hub, publishableKey);
   const done = new Promise<void>((resolve) => (turnDone = resolve));
-  await post(`/conversations/${conversation}/messages`, {
+  await post(hubPath('sendMessage', conversation), {
     text: 'go',
     registry: { tools: ['highlight_row'], intents: [] },
   });

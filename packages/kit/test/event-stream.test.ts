@@ -1,24 +1,9 @@
 // @vitest-environment happy-dom
+
 import { describe, expect, it } from 'vitest';
 import { openEventStream, type StreamStatus } from '../src/hub-client/event-stream.js';
 import type { HubClient } from '../src/hub-client/hub-client.js';
-import { createSseParser, type SseMessage } from '../src/hub-client/sse-parser.js';
 import { eventually, startKit } from './support/harness.js';
-
-describe('the SSE parser', () => {
-  it('parses across any chunking, with CRLF, comments, multi-line data and ids', () => {
-    const seen: SseMessage[] = [];
-    const parse = createSseParser((message) => seen.push(message));
-    const text =
-      ': keep-alive\r\nid: 1\r\nevent: text.delta\r\ndata: {"a":\r\ndata: 1}\r\n\r\nid: 2\ndata: plain\n\n:x\n\ndata: no id\n\n';
-    for (const char of text) parse(char);
-    expect(seen).toEqual([
-      { id: '1', event: 'text.delta', data: '{"a":\n1}' },
-      { id: '2', event: 'message', data: 'plain' },
-      { id: '2', event: 'message', data: 'no id' },
-    ]);
-  });
-});
 
 describe('the event stream', () => {
   it('resumes after a dropped connection with Last-Event-ID and applies nothing twice', async () => {

@@ -22,7 +22,7 @@ describe('the kit’s initial JavaScript', () => {
     for (const absent of ['lit.dev/msg', 'Fake assistant', 'ajv', 'node:'])
       expect(bundle.code).not.toContain(absent);
     // The markdown parser (its heading rule, say) is a part of its own, loaded by name and digest.
-    const heading = String.raw`#{1,6}`;
+    const heading = '#{1,6}';
     expect(bundle.markdown.code).toContain(heading);
     expect(bundle.code).not.toContain(heading);
     expect(bundle.code).toContain(`diosc-kit-markdown.${bundle.markdown.hash}.js`);

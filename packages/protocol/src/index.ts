@@ -108,6 +108,16 @@ export {
   intentToolName,
   PAGE_LIMITS,
 } from './hub-api/page.js';
+export type {
+  HubAcknowledgement,
+  HubReplies,
+  HubRoute,
+  HubRouteBody,
+  HubRouteName,
+  HubRouteReply,
+  HubRouteWithId,
+} from './hub-api/routes.js';
+export { HUB_API_PREFIX, HUB_ROUTES, hubPath, matchHubRoute } from './hub-api/routes.js';
 export type { HubBodyName } from './hub-api/schemas.js';
 export { HUB_BODY_SCHEMAS } from './hub-api/schemas.js';
 export type {
@@ -121,6 +131,8 @@ export type {
   TurnView,
   VisitorSessionView,
 } from './hub-api/sessions.js';
+export type { SseMessage } from './hub-api/sse-parser.js';
+export { createSseParser } from './hub-api/sse-parser.js';
 export { isObject } from './is-object.js';
 export { canonicalJson } from './json/canonical-json.js';
 export { deepFreeze } from './json/deep-freeze.js';

@@ -1,3 +1,4 @@
+import { HUB_API_PREFIX } from '@diosc/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAccounts } from './account/accounts.js';
 import type { CallHold } from './account/call-hold.js';
@@ -105,7 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(mcpPlugin);
   await app.register(ownerPlugin, { prefix: '/api/owner' });
-  await app.register(hubPlugin, { prefix: '/api/hub', options: options.hub });
+  await app.register(hubPlugin, { prefix: HUB_API_PREFIX, options: options.hub });
   await app.register(kitAssetsPlugin);
   await app.register(portalShellPlugin);
 

@@ -1,4 +1,4 @@
-import { FILE_UPLOAD_PARTS, type FileDescriptor } from '@diosc/protocol';
+import { FILE_UPLOAD_PARTS, type FileDescriptor, HUB_ROUTES, hubPath } from '@diosc/protocol';
 import { decodeRefusal, type HubClient } from '../hub-client/hub-client.js';
 import { errorText } from '../runtime/browser-call.js';
 
@@ -25,8 +25,8 @@ export async function uploadFile(
     const form = new FormData();
     if (upload.interruptId) form.append(FILE_UPLOAD_PARTS.interruptId, upload.interruptId);
     form.append(FILE_UPLOAD_PARTS.file, new File([upload.blob], upload.filename, { type: upload.blob.type }));
-    const response = await client.raw(`/conversations/${encodeURIComponent(upload.conversationId)}/files`, {
-      method: 'POST',
+    const response = await client.raw(hubPath('uploadFile', upload.conversationId), {
+      method: HUB_ROUTES.uploadFile.method,
       body: form,
     });
     if (!response.ok) return { ok: false, error: (await decodeRefusal(response)).message };

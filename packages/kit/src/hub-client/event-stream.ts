@@ -1,6 +1,5 @@
-import { CodedError, type HubEvent, LocalError } from '@diosc/protocol';
+import { CodedError, createSseParser, type HubEvent, hubPath, LocalError } from '@diosc/protocol';
 import { decodeRefusal, type HubClient } from './hub-client.js';
-import { createSseParser } from './sse-parser.js';
 
 export type StreamStatus = 'connecting' | 'open' | 'reconnecting' | 'failed';
 
@@ -67,13 +66,7 @@ export function openEventStream(options: EventStreamOptions): EventStream {
   const connectOnce = async (signal: AbortSignal) => {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (last > 0) headers['last-event-id'] = String(last);
-    const response = await options.client.raw(
-      `/conversations/${encodeURIComponent(options.conversationId)}/events`,
-      {
-        headers,
-        signal,
-      },
-    );
+    const response = await options.client.raw(hubPath('events', options.conversationId), { headers, signal });
     if (!response.ok) throw await decodeRefusal(response);
     if (!response.body) throw new LocalError('transport_failed', 'The event stream has no body.');
     options.onStatus('open');

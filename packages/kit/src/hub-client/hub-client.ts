@@ -1,4 +1,14 @@
-import { CodedError, LocalError, type VisitorSessionView, type WireError } from '@diosc/protocol';
+import {
+  CodedError,
+  HUB_API_PREFIX,
+  HUB_ROUTES,
+  type HubReplies,
+  type HubRouteName,
+  hubPath,
+  LocalError,
+  type VisitorSessionView,
+  type WireError,
+} from '@diosc/protocol';
 import type { KitStorage } from './storage.js';
 
 export interface HubClientOptions {
@@ -12,12 +22,15 @@ export interface HubClientOptions {
 
 /** The visitor's side of `/api/hub`: one session, bearer-authenticated requests, decoded refusals. */
 export interface HubClient {
-  /** `<hubUrl>/api/hub`. */
+  /** `<hubUrl>/api/hub`: the `HUB_API_PREFIX` on the hub's origin. */
   readonly base: string;
   /** The visitor session, opened once (or reused from storage until it expires). */
   session(): Promise<VisitorSessionView>;
-  /** A JSON request; a refusal rejects with the hub's `CodedError`, no answer with a `transport_failed` `LocalError`. */
-  request<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<T>;
+  /**
+   * One JSON route of the hub's table (`HUB_ROUTES`); a refusal rejects with the hub's `CodedError`,
+   * no answer with a `transport_failed` `LocalError`.
+   */
+  call<N extends keyof HubReplies>(name: N, target?: { id?: string; body?: unknown }): Promise<HubReplies[N]>;
   /** A raw authenticated request (event streams, uploads, downloads); the response is not decoded. */
   raw(pathOrUrl: string, init?: RequestInit): Promise<Response>;
   /** Drops the stored session (it expired, or the kit is destroyed). */
@@ -58,9 +71,14 @@ function hubUrlFor(root: string, base: string, pathOrUrl: string): string {
   return url.href;
 }
 
+/** A route's path with its id, for callers that hold the name as a value rather than a literal. */
+function routePath(name: HubRouteName, id?: string): string {
+  return (hubPath as (name: HubRouteName, id?: string) => string)(name, id);
+}
+
 export function createHubClient(options: HubClientOptions): HubClient {
   const root = options.hubUrl.replace(/\/+$/, '');
-  const base = `${root}/api/hub`;
+  const base = `${root}${HUB_API_PREFIX}`;
   const key = `session:${root}|${options.publishableKey}|${fingerprint(options.identity)}`;
   let current: Promise<VisitorSessionView> | null = null;
 
@@ -80,8 +98,8 @@ export function createHubClient(options: HubClientOptions): HubClient {
       publishableKey: options.publishableKey,
       ...(options.identity ? { identity: options.identity } : {}),
     };
-    const response = await send(`${base}/sessions`, {
-      method: 'POST',
+    const response = await send(`${base}${hubPath('openSession')}`, {
+      method: HUB_ROUTES.openSession.method,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
@@ -125,17 +143,16 @@ export function createHubClient(options: HubClientOptions): HubClient {
     session,
     raw,
     forget,
-    async request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
-      const headers = new Headers(init.headers);
+    async call<N extends keyof HubReplies>(name: N, { id, body }: { id?: string; body?: unknown } = {}) {
+      const headers = new Headers();
       if (body !== undefined) headers.set('content-type', 'application/json');
-      const response = await raw(path, {
-        ...init,
-        method,
+      const response = await raw(routePath(name, id), {
+        method: HUB_ROUTES[name].method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (!response.ok) throw await decodeRefusal(response);
-      return (await response.json()) as T;
+      return (await response.json()) as HubReplies[N];
     },
   };
 }

@@ -74,7 +74,7 @@ export function createInterruptRunner(kit: KitContext, client: HubClient, journa
     journal.set(interrupt.id, { state: 'answered', tool: interrupt.tool, at: now(), answer });
     for (let attempt = 0; ; attempt++) {
       try {
-        await client.request('POST', `/interrupts/${encodeURIComponent(interrupt.id)}/answer`, answer);
+        await client.call('answerInterrupt', { id: interrupt.id, body: answer });
         break;
       } catch (error) {
         const code = errorCode(error);

@@ -65,7 +65,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
   const resume = async (id: string) => {
     let view: ConversationView;
     try {
-      view = await client.request<ConversationView>('GET', `/conversations/${encodeURIComponent(id)}`);
+      view = await client.call('conversation', { id });
     } catch (error) {
       if (!CodedError.isInstance(error) || error.code !== 'not_found') throw error;
       // Another visitor's, or gone: start afresh.
@@ -104,7 +104,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
     await started;
     if (conversationId) return conversationId;
     creating ??= client
-      .request<{ id: string }>('POST', '/conversations', {})
+      .call('createConversation', { body: {} })
       .then(({ id }) => {
         conversationId = id;
         tab.set(conversationKey, id);
@@ -126,8 +126,7 @@ export function startSession(kit: KitContext, options: InitOptions): KitSession 
     },
     async cancelTurn() {
       const state = kit.state.get();
-      if (state.turn && isTurnActive(state))
-        await client.request('POST', `/turns/${encodeURIComponent(state.turn.id)}/cancel`);
+      if (state.turn && isTurnActive(state)) await client.call('cancelTurn', { id: state.turn.id });
     },
     retry() {
       if (kit.state.get().connection === 'error') started = start();

@@ -32,11 +32,7 @@ export async function sendMessage(
   kit.state.update((state) => ({ ...addMessage(state, mine), notice: null }));
   let sent: SendMessageResponse;
   try {
-    sent = await client.request<SendMessageResponse>(
-      'POST',
-      `/conversations/${encodeURIComponent(conversationId)}/messages`,
-      body,
-    );
+    sent = await client.call('sendMessage', { id: conversationId, body });
   } catch (error) {
     kit.state.update((state) => ({
       ...state,

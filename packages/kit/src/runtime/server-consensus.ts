@@ -44,7 +44,7 @@ export function createServerConsensus(kit: KitContext, client: HubClient): Serve
           const body: ConsensusDecision = { decision: choice.outcome, argsDigest: request.argsDigest };
           if (choice.outcome === 'edit' && choice.args) body.args = choice.args;
           if (choice.outcome === 'reject' && choice.reason) body.reason = choice.reason;
-          await client.request('POST', `/consensus/${encodeURIComponent(request.id)}/decision`, body);
+          await client.call('decideConsensus', { id: request.id, body });
         })
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;

@@ -4,6 +4,7 @@ import {
   type InterruptAnswer,
   type SendMessageRequest,
 } from '@diosc/protocol';
+import { compileToolSchema } from '@diosc/protocol/validators';
 import { json, refusal } from './fake-reply.js';
 import {
   emitEvent,
@@ -127,6 +128,15 @@ export function decideConsensus(
   if (!hit) return refusal('consensus_not_pending');
   const pending = hit.conversation.consensus.get(id)!;
   if (decision.argsDigest !== pending.request.argsDigest) return refusal('decision_mismatch');
+  if (decision.decision !== 'edit' && decision.args !== undefined)
+    return refusal('invalid_input', 'Only an edit carries arguments.');
+  if (decision.decision !== 'reject' && decision.reason !== undefined)
+    return refusal('invalid_input', 'Only a rejection carries a reason.');
+  if (decision.decision === 'edit') {
+    if (!decision.args) return refusal('invalid_input', 'An edit needs the edited arguments.');
+    const problem = compileToolSchema(pending.request.schema ?? { type: 'object' })(decision.args);
+    if (problem) return refusal('invalid_input', problem);
+  }
   hit.conversation.consensus.delete(id);
   pending.resolve(decision);
   return json({ status: 'accepted' });

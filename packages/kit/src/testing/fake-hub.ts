@@ -1,5 +1,5 @@
-import { type AssistantPublicView, DioscError } from '@diosc/protocol';
-import { refusal } from './fake-reply.js';
+import { type AssistantPublicView, DioscError, HUB_API_PREFIX } from '@diosc/protocol';
+import { refusal, refusalOf } from './fake-reply.js';
 import { route } from './fake-routes.js';
 import type { FakeConversation, FakeHubContext, StoredFile } from './fake-state.js';
 import type { TurnScript } from './fake-turn.js';
@@ -69,7 +69,7 @@ export function createFakeHub(options: FakeHubOptions = {}): FakeHub {
     fetch: async (input, init) => {
       const request = new Request(input, init);
       const target = new URL(request.url);
-      const path = target.pathname.replace(/^\/api\/hub/, '');
+      const path = target.pathname.slice(HUB_API_PREFIX.length);
       const headers = Object.fromEntries(request.headers);
       const copy = request.clone();
       const type = request.headers.get('content-type') ?? '';
@@ -79,11 +79,12 @@ export function createFakeHub(options: FakeHubOptions = {}): FakeHub {
           ? await summarizeForm(copy)
           : undefined;
       hub.requests.push({ method: request.method, path: target.pathname, headers, body });
-      if (target.origin !== url || !target.pathname.startsWith('/api/hub/')) return refusal('not_found');
+      if (target.origin !== url || !target.pathname.startsWith(`${HUB_API_PREFIX}/`))
+        return refusal('not_found');
       try {
         return await route(context, request, path);
       } catch (error) {
-        if (DioscError.isInstance(error)) return refusal(error.code, error.message);
+        if (DioscError.isInstance(error)) return refusalOf(error);
         return refusal('internal', String(error));
       }
     },

@@ -137,7 +137,9 @@ export function createFakeTurn(conversation: FakeConversation, state: FakeTurnSt
     callTool: (tool, args = {}) => interrupt('tool', tool, args),
     callIntent: (intent, args = {}, severity) => interrupt('intent', intent, args, severity),
     async consensus(request) {
-      const id = newId('k');
+      // One id for the call and its request, as the hub has: the server tool starts, waits for
+      // the decision, and finishes — declined when rejected.
+      const id = newId('tc');
       const full = {
         id,
         turnId,
@@ -145,6 +147,14 @@ export function createFakeTurn(conversation: FakeConversation, state: FakeTurnSt
         ...request,
         argsDigest: await argsDigest(request.args),
       };
+      state.tools.push({ toolCallId: id, tool: request.tool, where: 'server', ok: null });
+      emitEvent(conversation, {
+        type: 'tool.started',
+        turnId,
+        toolCallId: id,
+        tool: request.tool,
+        where: 'server',
+      });
       const decision = new Promise<ConsensusDecision>((resolve) =>
         conversation.consensus.set(id, { request: full, resolve }),
       );
@@ -157,6 +167,18 @@ export function createFakeTurn(conversation: FakeConversation, state: FakeTurnSt
         turnId,
         consensusId: id,
         decision: decided.decision,
+      });
+      const ok = decided.decision !== 'reject';
+      state.tools = state.tools.map((each) =>
+        each.toolCallId === id ? { ...each, ok, ...(ok ? {} : { summary: 'declined' }) } : each,
+      );
+      emitEvent(conversation, {
+        type: 'tool.finished',
+        turnId,
+        toolCallId: id,
+        tool: request.tool,
+        ok,
+        ...(ok ? {} : { summary: 'declined' }),
       });
       return decided;
     },

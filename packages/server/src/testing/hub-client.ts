@@ -1,10 +1,14 @@
-import type {
-  ConsensusDecision,
-  ConversationView,
-  HubEvent,
-  InterruptAnswer,
-  SendMessageRequest,
-  VisitorSessionView,
+import {
+  type ConsensusDecision,
+  createSseParser,
+  HUB_API_PREFIX,
+  HUB_ROUTES,
+  type HubEvent,
+  type HubReplies,
+  type HubRouteName,
+  hubPath,
+  type InterruptAnswer,
+  type SendMessageRequest,
 } from '@diosc/protocol';
 
 export interface Reply<T = unknown> {
@@ -34,7 +38,7 @@ export class HubClient {
   ): Promise<Reply<T>> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     if (text !== undefined) this.sent.push({ path, bytes: Buffer.byteLength(text) });
-    const response = await fetch(`${this.base}/api/hub${path}`, {
+    const response = await fetch(`${this.base}${HUB_API_PREFIX}${path}`, {
       method,
       headers: {
         origin: this.origin,
@@ -48,44 +52,50 @@ export class HubClient {
     return { status: response.status, body: (raw ? JSON.parse(raw) : null) as T, headers: response.headers };
   }
 
-  async open(publishableKey: string, identity?: string): Promise<VisitorSessionView> {
-    const reply = await this.request<VisitorSessionView>('POST', '/sessions', {
-      publishableKey,
-      ...(identity ? { identity } : {}),
+  /** One JSON route of the hub's table; `request` is for paths the table does not hold (attacks). */
+  call<N extends keyof HubReplies>(
+    name: N,
+    { id, body, headers }: { id?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Reply<HubReplies[N]>> {
+    const path = (hubPath as (name: HubRouteName, id?: string) => string)(name, id);
+    return this.request<HubReplies[N]>(HUB_ROUTES[name].method, path, body, headers);
+  }
+
+  async open(publishableKey: string, identity?: string) {
+    const reply = await this.call('openSession', {
+      body: { publishableKey, ...(identity ? { identity } : {}) },
     });
-    if (reply.status !== 201) throw new Error(`open session: ${reply.status} ${JSON.stringify(reply.body)}`);
+    if (reply.status !== HUB_ROUTES.openSession.status)
+      throw new Error(`open session: ${reply.status} ${JSON.stringify(reply.body)}`);
     this.token = reply.body.token;
     return reply.body;
   }
 
   async conversation(): Promise<string> {
-    const reply = await this.request<{ id: string }>('POST', '/conversations', {});
-    if (reply.status !== 201) throw new Error(`conversation: ${reply.status} ${JSON.stringify(reply.body)}`);
+    const reply = await this.call('createConversation', { body: {} });
+    if (reply.status !== HUB_ROUTES.createConversation.status)
+      throw new Error(`conversation: ${reply.status} ${JSON.stringify(reply.body)}`);
     return reply.body.id;
   }
 
   send(conversationId: string, message: SendMessageRequest) {
-    return this.request<{ turnId: string; messageId: string }>(
-      'POST',
-      `/conversations/${conversationId}/messages`,
-      message,
-    );
+    return this.call('sendMessage', { id: conversationId, body: message });
   }
 
   answer(interruptId: string, answer: InterruptAnswer) {
-    return this.request<{ status: string }>('POST', `/interrupts/${interruptId}/answer`, answer);
+    return this.call('answerInterrupt', { id: interruptId, body: answer });
   }
 
   decide(consensusId: string, decision: ConsensusDecision) {
-    return this.request<{ status: string }>('POST', `/consensus/${consensusId}/decision`, decision);
+    return this.call('decideConsensus', { id: consensusId, body: decision });
   }
 
   cancel(turnId: string) {
-    return this.request('POST', `/turns/${turnId}/cancel`, {});
+    return this.call('cancelTurn', { id: turnId, body: {} });
   }
 
   view(conversationId: string) {
-    return this.request<ConversationView>('GET', `/conversations/${conversationId}`);
+    return this.call('conversation', { id: conversationId });
   }
 
   /** Opens the event stream; events arrive in `stream.events` and wake `next()` waiters. */
@@ -113,7 +123,7 @@ export class EventStream {
   }
 
   async #run(client: HubClient, conversationId: string, lastEventId?: number): Promise<void> {
-    const response = await fetch(`${client.base}/api/hub/conversations/${conversationId}/events`, {
+    const response = await fetch(`${client.base}${HUB_API_PREFIX}${hubPath('events', conversationId)}`, {
       headers: {
         accept: 'text/event-stream',
         origin: client.origin,
@@ -129,28 +139,16 @@ export class EventStream {
 
   async #read(body: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
-    let buffer = '';
+    const parse = createSseParser((message) => {
+      this.events.push(JSON.parse(message.data) as HubEvent);
+      for (const wake of this.#waiters.splice(0)) wake();
+    });
     const reader = body.getReader();
     try {
       for (;;) {
         const { value: chunk, done } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(chunk, { stream: true });
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block
-            .split('\n')
-            .filter((line) => line.startsWith('data:'))
-            .map((line) => line.slice(5).trimStart())
-            .join('\n');
-          if (data) {
-            this.events.push(JSON.parse(data) as HubEvent);
-            for (const wake of this.#waiters.splice(0)) wake();
-          }
-          end = buffer.indexOf('\n\n');
-        }
+        parse(decoder.decode(chunk, { stream: true }));
       }
     } catch {
       // closed by close()

@@ -1,4 +1,4 @@
-import type { ConversationView } from '@diosc/protocol';
+import { type ConversationView, HUB_ROUTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { consensusRequestOf } from '../consensus/consensus-request.js';
@@ -11,19 +11,19 @@ import { displayMessages } from './display.js';
 /** A visitor's conversations: create, list, read back (for a reload), and send a message. */
 export function conversationRoutes({ hub, runner, files }: HubRouteDeps): FastifyPluginAsync {
   return async (app) => {
-    app.post('/conversations', async (request, reply) => {
+    app.post(HUB_ROUTES.createConversation.path, async (request, reply) => {
       if (request.body !== undefined) validateEmpty(request.body);
       const visitor = request.visitor!;
       const row = await hub.conversations.create(visitor.assistantId, visitor.visitorId);
-      reply.status(201);
+      reply.status(HUB_ROUTES.createConversation.status);
       return { id: row.id };
     });
 
-    app.get('/conversations', async (request) => ({
+    app.get(HUB_ROUTES.listConversations.path, async (request) => ({
       conversations: await hub.conversations.listFor(request.visitor!),
     }));
 
-    app.get<{ Params: { id: string } }>('/conversations/:id', async (request) => {
+    app.get<{ Params: { id: string } }>(HUB_ROUTES.conversation.path, async (request) => {
       const conversation = await hub.conversations.requireOwned(request.params.id, request.visitor!);
       const [messages, turn, lastEventId] = await Promise.all([
         hub.conversations.messages(conversation.id),
@@ -62,7 +62,7 @@ export function conversationRoutes({ hub, runner, files }: HubRouteDeps): Fastif
         (await hub.assistants.find(request.visitor!.assistantId))?.config.limits.messagesPerMinute ?? 1,
     };
     app.post<{ Params: { id: string } }>(
-      '/conversations/:id/messages',
+      HUB_ROUTES.sendMessage.path,
       { config: { rateLimit: perVisitor } },
       async (request, reply) => {
         const body = validateHubBody('sendMessage', request.body);
@@ -74,7 +74,7 @@ export function conversationRoutes({ hub, runner, files }: HubRouteDeps): Fastif
           body,
           files.attachments,
         );
-        reply.status(202);
+        reply.status(HUB_ROUTES.sendMessage.status);
         return response;
       },
     );

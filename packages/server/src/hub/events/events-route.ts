@@ -1,4 +1,4 @@
-import { DioscError, type HubEvent } from '@diosc/protocol';
+import { DioscError, HUB_ROUTES, type HubEvent } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HubServices } from '../hub-services.js';
 
@@ -36,7 +36,7 @@ async function checkResumePoint(hub: HubServices, conversationId: string, cursor
 export function eventsRoute(hub: HubServices): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { id: string } }>(
-      '/conversations/:id/events',
+      HUB_ROUTES.events.path,
       { sse: { kind: 'manual', heartbeat: true }, config: { visitorStream: true } },
       async (request, reply) => {
         const conversation = await hub.conversations.requireOwned(request.params.id, request.visitor!);

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { DioscError } from '@diosc/protocol';
+import { DioscError, HUB_ROUTES } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
 import type { HubServices } from '../hub-services.js';
 import { parseByteRange } from './byte-range.js';
@@ -25,7 +25,7 @@ export const DOWNLOAD_HEADERS = {
  */
 export function downloadRoute(hub: HubServices): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { id: string } }>('/files/:id', async (request, reply) => {
+    app.get<{ Params: { id: string } }>(HUB_ROUTES.downloadFile.path, async (request, reply) => {
       const visitor = request.visitor!;
       const row = await hub.files.store.find(request.params.id);
       if (

@@ -1,9 +1,9 @@
-import type { FileDescriptor } from '@diosc/protocol';
+import { type FileDescriptor, HUB_API_PREFIX, hubPath } from '@diosc/protocol';
 import type { HubFilesTable } from '../../store/files-schema.js';
 
 /** A hub path, not a credential: it answers only with the owning visitor's bearer session. */
 export function downloadUrlOf(fileId: string): string {
-  return `/api/hub/files/${fileId}`;
+  return `${HUB_API_PREFIX}${hubPath('downloadFile', fileId)}`;
 }
 
 /** What the model, the transcript and the chip see: no bytes, no credential. */

@@ -1,4 +1,4 @@
-import { DioscError, FILE_UPLOAD_PARTS } from '@diosc/protocol';
+import { DioscError, FILE_UPLOAD_PARTS, HUB_ROUTES } from '@diosc/protocol';
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { filesPermissionOf } from '../assistants/assistant-config.js';
@@ -26,7 +26,7 @@ export function uploadRoute(hub: HubServices): FastifyPluginAsync {
       limits: { files: 2, fields: 4, fieldSize: 256, parts: 6, headerPairs: 64 },
     });
     app.post<{ Params: { id: string } }>(
-      '/conversations/:id/files',
+      HUB_ROUTES.uploadFile.path,
       {
         config: {
           rateLimit: {
@@ -69,7 +69,7 @@ export function uploadRoute(hub: HubServices): FastifyPluginAsync {
           maxFileBytes: permission.maxFileBytes,
           permission,
         });
-        reply.status(201);
+        reply.status(HUB_ROUTES.uploadFile.status);
         return descriptorOf(row);
       },
     );

@@ -1,4 +1,4 @@
-import { INTERRUPT_ANSWER_MAX_BYTES } from '@diosc/protocol';
+import { HUB_ROUTES, INTERRUPT_ANSWER_MAX_BYTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync } from 'fastify';
 import { decideConsensus } from '../consensus/decide.js';
@@ -10,7 +10,7 @@ import { answerInterrupt } from './answer-interrupt.js';
 export function answerRoutes({ hub, runner, files }: HubRouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.post<{ Params: { id: string } }>(
-      '/interrupts/:id/answer',
+      HUB_ROUTES.answerInterrupt.path,
       { bodyLimit: INTERRUPT_ANSWER_MAX_BYTES },
       async (request) => {
         const answer = validateHubBody('interruptAnswer', request.body);
@@ -18,12 +18,12 @@ export function answerRoutes({ hub, runner, files }: HubRouteDeps): FastifyPlugi
       },
     );
 
-    app.post<{ Params: { id: string } }>('/consensus/:id/decision', async (request) => {
+    app.post<{ Params: { id: string } }>(HUB_ROUTES.decideConsensus.path, async (request) => {
       const decision = validateHubBody('consensusDecision', request.body);
       return decideConsensus(hub, runner, request.visitor!, request.params.id, decision);
     });
 
-    app.post<{ Params: { id: string } }>('/turns/:id/cancel', async (request) => {
+    app.post<{ Params: { id: string } }>(HUB_ROUTES.cancelTurn.path, async (request) => {
       if (request.body !== undefined) validateHubBody('emptyBody', request.body);
       return cancelTurn(hub, runner, request.visitor!, request.params.id);
     });

@@ -1,4 +1,4 @@
-import { type AssistantPublicView, DioscError } from '@diosc/protocol';
+import { type AssistantPublicView, DioscError, HUB_ROUTES } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
 import { publicView } from '../assistants/public-view.js';
 import type { HubServices } from '../hub-services.js';
@@ -10,7 +10,7 @@ import type { HubServices } from '../hub-services.js';
  */
 export function assistantRoute(hub: HubServices): FastifyPluginAsync {
   return async (app) => {
-    app.get('/assistant', async (request): Promise<AssistantPublicView> => {
+    app.get(HUB_ROUTES.assistant.path, async (request): Promise<AssistantPublicView> => {
       const assistant = await hub.assistants.find(request.visitor!.assistantId);
       // Deleted while the session was open: the session no longer reaches anything.
       if (!assistant) throw new DioscError('not_found', 'There is no such assistant.');

@@ -1,4 +1,4 @@
-import { DioscError, type VisitorSessionView } from '@diosc/protocol';
+import { DioscError, HUB_ROUTES, type VisitorSessionView } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync } from 'fastify';
 import { publicView } from '../assistants/public-view.js';
@@ -18,7 +18,7 @@ export function sessionRoutes(
 ): FastifyPluginAsync {
   return async (app) => {
     app.post(
-      '/sessions',
+      HUB_ROUTES.openSession.path,
       { config: { rateLimit: { max: limits.perMinutePerAddress, timeWindow: 60_000 } } },
       async (request, reply) => {
         const body = validateHubBody('openSession', request.body);
@@ -45,7 +45,7 @@ export function sessionRoutes(
           expiresAt: new Date(session.expiresAt).toISOString(),
           assistant: publicView(assistant, label),
         };
-        reply.status(201);
+        reply.status(HUB_ROUTES.openSession.status);
         return view;
       },
     );
