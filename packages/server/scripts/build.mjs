@@ -4,9 +4,12 @@
 // Rolldown, not tsc: the server imports @diosc/protocol as TypeScript source (its package exports
 // ./src/*.ts), which tsc would leave as an import Node cannot load; a bundler inlines it. Rolldown
 // is the bundler Vite 8 runs on (the kit and the portal build with Vite), so it adds no package to
-// the tree; Vite itself would only bring browser-side handling the server does not want.
-// Dependencies under node_modules stay imports: native ones (better-sqlite3, argon2) cannot be
-// bundled, and their own loading is what the `diosc` commands keep lazy.
+// the tree (a root devDependency, at the version Vite's own range installs); Vite itself would only bring
+// browser-side handling the server does not want.
+//
+// Pure-JavaScript ES module dependencies (kysely, zod, the AI and MCP SDKs, jose…) are bundled:
+// together they were hundreds of files to resolve and read at every start. What stays an import from
+// node_modules is in EXTERNAL, with its reason.
 import { chmodSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -14,6 +17,11 @@ import { build } from 'rolldown';
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 const DIST = `${PACKAGE}dist`;
 
+/**
+ * Native addons (better-sqlite3, argon2) cannot be bundled; pg requires its optional native driver
+ * by name; Fastify with its plugins and undici are CommonJS that load parts of themselves by path
+ * at run time (pino's transports, llhttp), which a bundle could break.
+ */
 const EXTERNAL = /^(node:|fastify$|@fastify\/|better-sqlite3$|@node-rs\/argon2$|pg$|undici$)/;
 
 rmSync(DIST, { recursive: true, force: true });
