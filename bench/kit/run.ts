@@ -34,6 +34,10 @@ const size = {
   budgetBytes: KIT_GZIP_BUDGET_BYTES,
   kitOverLit: kit.gzipBytes / lit.gzipBytes,
   kitOverBudget: kit.gzipBytes / KIT_GZIP_BUDGET_BYTES,
+  markdownParserBrotliBytes: kit.markdown.brotliBytes,
+  markdownParserGzipBytes: kit.markdown.gzipBytes,
+  webmcpBridgeBrotliBytes: kit.bridge.brotliBytes,
+  webmcpBridgeGzipBytes: kit.bridge.gzipBytes,
 };
 console.log(
   `size: kit ${kit.brotliBytes} B Brotli (budget ${KIT_WIRE_BUDGET_BYTES}), ${kit.gzipBytes} B gzip (budget ${KIT_GZIP_BUDGET_BYTES}), Lit alone ${lit.brotliBytes} / ${lit.gzipBytes} B`,
@@ -123,6 +127,8 @@ const table = [
   '|---|---:|---:|---:|',
   `| the kit (\`<script async>\` build: widget, dialog, built-ins, adapter, transport) | ${size.kitBrotliBytes} | ${size.kitGzipBytes} | ${(size.kitBrotliBytes / KIT_WIRE_BUDGET_BYTES).toFixed(2)}× of the ${KIT_WIRE_BUDGET_BYTES} B wire budget; ${size.kitOverBudget.toFixed(2)}× of the ${KIT_GZIP_BUDGET_BYTES} B gzip one |`,
   `| Lit alone (one element), built the same way | ${size.litAloneBrotliBytes} | ${size.litAloneGzipBytes} | kit = ${size.kitOverLit.toFixed(1)}× Lit (gzip) |`,
+  `| on demand, not initial: the markdown parser (after the launcher is drawn) | ${size.markdownParserBrotliBytes} | ${size.markdownParserGzipBytes} | its own pinned script |`,
+  `| on demand, not initial: the WebMCP bridge (\`init({ webmcp: true })\`) | ${size.webmcpBridgeBrotliBytes} | ${size.webmcpBridgeGzipBytes} | its own pinned script |`,
   '',
   '## read_page without a selector, against `document.body.innerText` in the same page (goal ≤ 3 ms; innerText does not read shadow roots)',
   '',

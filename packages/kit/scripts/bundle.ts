@@ -12,7 +12,7 @@ export const KIT_WIRE_BUDGET_BYTES = 30_000;
  * The same with gzip, for a client without Brotli, which compresses the kit about 12% worse; what
  * the design holds is the wire budget above.
  */
-export const KIT_GZIP_BUDGET_BYTES = 32_000;
+export const KIT_GZIP_BUDGET_BYTES = 33_000;
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 

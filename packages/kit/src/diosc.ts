@@ -1,5 +1,5 @@
 import { runCommand } from './commands/command-table.js';
-import { createKitContext, type KitContext } from './runtime/kit-context.js';
+import { createKitContext, type KitContext } from './kit-context.js';
 import { createNavigate } from './tools/navigate.js';
 import { readPage } from './tools/read-page.js';
 import type {

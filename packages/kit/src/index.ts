@@ -19,6 +19,7 @@ export type {
   KitEvents,
   NavigationHandler,
   PageSnapshot,
+  ScriptUrlPolicy,
 } from './types.js';
 export type { Diosc };
 

@@ -1,4 +1,5 @@
 import { createDiosc, type Diosc } from './diosc.js';
+import type { InitOptions } from './types.js';
 
 /** What the snippet leaves on `window.diosc` before the kit loads: a function with a queue. */
 interface QueueStub {
@@ -12,8 +13,9 @@ const KEY = Symbol.for('diosc.kit');
  * The page's one kit, shared by the `<script async>` build and any module import on the same page
  * (kept on `globalThis` under a `Symbol.for` key, so two bundled copies find each other). Calls the
  * snippet queued before the kit loaded are replayed in order, then `window.diosc` is the real thing.
+ * Options from the script tag start the kit first, unless the queue starts it itself.
  */
-export function installPageDiosc(): Diosc {
+export function installPageDiosc(fromTag?: InitOptions): Diosc {
   const scope = globalThis as typeof globalThis & { [KEY]?: Diosc; diosc?: QueueStub | Diosc };
   const existing = scope[KEY];
   if (existing) return existing;
@@ -22,6 +24,8 @@ export function installPageDiosc(): Diosc {
   const stub = scope.diosc as QueueStub | undefined;
   const queued = typeof stub === 'function' && Array.isArray(stub.q) ? stub.q : [];
   scope.diosc = real;
-  for (const call of queued) (real as (...args: unknown[]) => unknown)(...call);
+  const run = real as (...args: unknown[]) => unknown;
+  if (fromTag && !queued.some((call) => call[0] === 'init')) run('init', fromTag);
+  for (const call of queued) run(...call);
   return real;
 }

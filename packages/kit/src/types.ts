@@ -5,8 +5,9 @@ import type {
   FileDescriptor,
   PageSnapshot,
 } from '@diosc/protocol';
+import type { ScriptUrlPolicy } from './pinned-script/load-pinned-script.js';
 
-export type { ApprovalSeverity, ConversationMessage, FileDescriptor, PageSnapshot };
+export type { ApprovalSeverity, ConversationMessage, FileDescriptor, PageSnapshot, ScriptUrlPolicy };
 
 /** A raw browser tool: `diosc('tool', name, handler)`. Sync or async; any JSON-serializable return. */
 export type BrowserToolHandler = (params: Record<string, unknown>) => unknown;
@@ -86,6 +87,12 @@ export interface InitOptions {
   open?: boolean;
   /** A `fetch` to use instead of the global one (tests: `createFakeHub().fetch`). */
   fetch?: typeof fetch;
+  /**
+   * A Trusted Types policy of the page's own, for a page whose `trusted-types` directive names only
+   * its policies: the built kit loads its parts (markdown parser, WebMCP bridge) through its
+   * `createScriptURL`. Without it the kit makes its own policy, `diosc-kit`, where the page allows it.
+   */
+  trustedTypes?: ScriptUrlPolicy;
 }
 
 /** What a `consensusView` receives: the request as the dialog shows it (browser-only data). */

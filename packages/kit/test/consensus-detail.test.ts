@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest } from '../src/consensus/consensus-broker.js';
 import { cellText, consensusDetail } from '../src/consensus/consensus-detail.js';
 import { createTranslator } from '../src/i18n/translator.js';
-import { createKitContext } from '../src/runtime/kit-context.js';
+import { createKitContext } from '../src/kit-context.js';
 
 afterEach(() => vi.restoreAllMocks());
 

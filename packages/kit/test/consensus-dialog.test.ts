@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Decision } from '../src/consensus/consensus-broker.js';
 import type { ConsensusDialog } from '../src/consensus/consensus-dialog.js';
 import { createTranslator } from '../src/i18n/translator.js';
-import { createKitContext, type KitContext } from '../src/runtime/kit-context.js';
+import { createKitContext, type KitContext } from '../src/kit-context.js';
 import { attachKit } from '../src/widget/element-kit.js';
 import { defineElements } from '../src/widget/mount-widget.js';
 

@@ -2,7 +2,7 @@
 
 import { FakeModelContext } from '@diosc/webmcp/testing';
 import { describe, expect, it } from 'vitest';
-import { runBrowserCall } from '../src/runtime/run-browser-call.js';
+import { runBrowserCall } from '../src/browser-calls/run-browser-call.js';
 import { startWebMcpBridge } from '../src/webmcp/webmcp-bridge.js';
 import { eventually, startKit } from './support/harness.js';
 

@@ -1,4 +1,4 @@
-export type { CallerContext, Grant } from './account/caller.js';
+export type { CallerContext, Grant } from './account/caller-context.js';
 export type { AccountCore, CoreResult } from './account/core.js';
 export { createAccountCore } from './account/core.js';
 export type { BuildAppOptions, DioscContext } from './app.js';

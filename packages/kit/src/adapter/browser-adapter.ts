@@ -6,7 +6,7 @@ import {
   PAGE_LIMITS,
   type PageSnapshot,
 } from '@diosc/protocol';
-import { toJsonValue } from '../runtime/json-value.js';
+import { toJsonValue } from '../browser-calls/json-value.js';
 import type { BrowserAdapter, IntentDefinition } from '../types.js';
 
 const NAME = new RegExp(CLIENT_TOOL_NAME_PATTERN);

@@ -1,5 +1,5 @@
 import { checkAdapter } from '../adapter/browser-adapter.js';
-import { notifyRegistry } from '../runtime/kit-context.js';
+import { notifyRegistry } from '../kit-context.js';
 import { type Command, expectArgs } from './command.js';
 
 /**

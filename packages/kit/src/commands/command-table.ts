@@ -1,5 +1,5 @@
 import { LocalError } from '@diosc/protocol';
-import type { KitContext } from '../runtime/kit-context.js';
+import type { KitContext } from '../kit-context.js';
 import { browserAdapter } from './browser-adapter.js';
 import type { Command } from './command.js';
 import { consensusView } from './consensus-view.js';

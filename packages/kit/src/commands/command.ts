@@ -1,5 +1,5 @@
 import { LocalError } from '@diosc/protocol';
-import type { KitContext } from '../runtime/kit-context.js';
+import type { KitContext } from '../kit-context.js';
 
 /** One `diosc('<name>', …args)` command. Throws `invalid_command` for bad arguments. */
 export type Command = (kit: KitContext, args: readonly unknown[]) => unknown;

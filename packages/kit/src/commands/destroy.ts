@@ -1,5 +1,5 @@
 import { INITIAL_STATE } from '../conversation/conversation-state.js';
-import { notifyRegistry } from '../runtime/kit-context.js';
+import { notifyRegistry } from '../kit-context.js';
 import { type Command, expectArgs } from './command.js';
 
 /**

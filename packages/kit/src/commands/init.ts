@@ -1,21 +1,34 @@
 import { isPlainObject } from '@diosc/protocol';
+import { runBrowserCall } from '../browser-calls/run-browser-call.js';
 import { createTranslator, LOCALES, pickLocale } from '../i18n/translator.js';
-import { startSession } from '../runtime/kit-session.js';
-import { runBrowserCall } from '../runtime/run-browser-call.js';
+import { useTrustedTypesPolicy } from '../pinned-script/load-pinned-script.js';
+import { startSession } from '../session/kit-session.js';
 import type { InitOptions } from '../types.js';
 import { loadWebMcpBridge } from '../webmcp/load-bridge.js';
 import { mountWidget } from '../widget/mount-widget.js';
 import { type Command, expectArgs, invalid } from './command.js';
 
-const KEYS = ['hubUrl', 'publishableKey', 'identity', 'locale', 'theme', 'mount', 'webmcp', 'open', 'fetch'];
-const USAGE = "diosc('init', { hubUrl, publishableKey, identity?, locale?, theme?, mount?, webmcp?, open? })";
+const KEYS = [
+  'hubUrl',
+  'publishableKey',
+  'identity',
+  'locale',
+  'theme',
+  'mount',
+  'webmcp',
+  'open',
+  'fetch',
+  'trustedTypes',
+];
+const USAGE =
+  "diosc('init', { hubUrl, publishableKey, identity?, locale?, theme?, mount?, webmcp?, open?, trustedTypes? })";
 
 function checkOptions(value: unknown): InitOptions {
   if (!isPlainObject(value)) throw invalid(`needs an options object: ${USAGE}`);
   const unknown = Object.keys(value).filter((key) => !KEYS.includes(key));
   if (unknown.length > 0)
     throw invalid(`unknown option(s) ${unknown.join(', ')}; the options are ${KEYS.join(', ')}`);
-  const { hubUrl, publishableKey, identity, locale, theme, mount, webmcp, open, fetch } = value;
+  const { hubUrl, publishableKey, identity, locale, theme, mount, webmcp, open, fetch, trustedTypes } = value;
   if (typeof hubUrl !== 'string' || !/^https?:\/\/[^/]/.test(hubUrl))
     throw invalid('hubUrl must be the hub\'s http(s) URL, e.g. "https://hub.example"');
   if (typeof publishableKey !== 'string' || !/^pk_[A-Za-z0-9_-]{8,128}$/.test(publishableKey))
@@ -44,6 +57,11 @@ function checkOptions(value: unknown): InitOptions {
   ] as const)
     if (flag !== undefined && typeof flag !== 'boolean') throw invalid(`${key} must be true or false`);
   if (fetch !== undefined && typeof fetch !== 'function') throw invalid('fetch must be a fetch function');
+  if (
+    trustedTypes !== undefined &&
+    typeof (trustedTypes as { createScriptURL?: unknown } | null)?.createScriptURL !== 'function'
+  )
+    throw invalid('trustedTypes must be a Trusted Types policy with createScriptURL');
   return value as unknown as InitOptions;
 }
 
@@ -54,6 +72,7 @@ export const init: Command = (kit, args) => {
     throw invalid("the kit is already started; call diosc('destroy') before starting it again");
   const options = checkOptions(args[0]);
   kit.options = options;
+  useTrustedTypesPolicy(options.trustedTypes);
   kit.translator = createTranslator(pickLocale(options.locale));
   kit.session = startSession(kit, options);
   kit.open.set(options.open ?? false);

@@ -1,5 +1,5 @@
-import { errorCode, errorText } from '../runtime/browser-call.js';
-import { emit } from '../runtime/kit-context.js';
+import { errorCode, errorText } from '../browser-calls/browser-call.js';
+import { emit } from '../kit-context.js';
 import { type Command, expectArgs, invalid, requireInit } from './command.js';
 
 /**

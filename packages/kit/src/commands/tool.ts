@@ -1,5 +1,5 @@
 import { CLIENT_TOOL_NAME_PATTERN, INTENT_TOOL_PREFIX, PAGE_LIMITS } from '@diosc/protocol';
-import { notifyRegistry, toolNames } from '../runtime/kit-context.js';
+import { notifyRegistry, toolNames } from '../kit-context.js';
 import type { BrowserToolHandler } from '../types.js';
 import { type Command, expectArgs, invalid } from './command.js';
 

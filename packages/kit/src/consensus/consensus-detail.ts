@@ -1,5 +1,5 @@
 import { html, type TemplateResult } from 'lit';
-import type { KitContext } from '../runtime/kit-context.js';
+import type { KitContext } from '../kit-context.js';
 import type { ApprovalRequest } from './consensus-broker.js';
 
 /** A value as a table cell: strings as they are, everything else as compact JSON. Always text. */

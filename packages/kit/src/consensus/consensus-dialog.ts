@@ -1,5 +1,5 @@
 import { html, LitElement, nothing } from 'lit';
-import type { KitContext } from '../runtime/kit-context.js';
+import type { KitContext } from '../kit-context.js';
 import { kitOf } from '../widget/element-kit.js';
 import { StoreController } from '../widget/store-controller.js';
 import { ApprovalGuard } from './approval-guard.js';

@@ -1,6 +1,6 @@
 import { FILE_UPLOAD_PARTS, type FileDescriptor, HUB_ROUTES, hubPath } from '@diosc/protocol';
+import { errorText } from '../browser-calls/browser-call.js';
 import { decodeRefusal, type HubClient } from '../hub-client/hub-client.js';
-import { errorText } from '../runtime/browser-call.js';
 
 export type Delivery = { ok: true; file: FileDescriptor } | { ok: false; error: string };
 

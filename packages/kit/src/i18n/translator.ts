@@ -1,5 +1,6 @@
-import en from './locales/en.json';
-import es from './locales/es.json';
+// With the attribute, Node (a server render importing the package) loads them as bundlers do.
+import en from './locales/en.json' with { type: 'json' };
+import es from './locales/es.json' with { type: 'json' };
 
 type Catalogue = { [key: string]: string | Catalogue };
 

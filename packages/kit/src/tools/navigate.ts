@@ -1,4 +1,4 @@
-import type { InternalTool, KitContext } from '../runtime/kit-context.js';
+import type { InternalTool, KitContext } from '../kit-context.js';
 
 /** How long a started full-page navigation may take before the page says it did not happen. */
 const LEAVE_TIMEOUT_MS = 30_000;

@@ -12,8 +12,8 @@ import {
   transition,
   type WebMcpTool,
 } from '@diosc/webmcp';
-import { type BrowserCall, errorText, type Outcome } from '../runtime/browser-call.js';
-import type { KitContext } from '../runtime/kit-context.js';
+import { type BrowserCall, errorText, type Outcome } from '../browser-calls/browser-call.js';
+import type { KitContext } from '../kit-context.js';
 
 type Declared = { name: string; description: string; inputSchema: Record<string, unknown> };
 

@@ -1,9 +1,9 @@
 import type { FileDescriptor } from '@diosc/protocol';
 import { html, LitElement, nothing } from 'lit';
+import { errorText } from '../browser-calls/browser-call.js';
 import { isTurnActive } from '../conversation/conversation-state.js';
 import { uploadFile } from '../files/upload-file.js';
-import { errorText } from '../runtime/browser-call.js';
-import type { KitContext } from '../runtime/kit-context.js';
+import type { KitContext } from '../kit-context.js';
 import { kitOf } from './element-kit.js';
 import { icons } from './icons.js';
 import { StoreController } from './store-controller.js';

@@ -1,9 +1,9 @@
 import type { FileDescriptor } from '@diosc/protocol';
 import { html, LitElement, nothing } from 'lit';
+import { errorText } from '../browser-calls/browser-call.js';
 import { type ConversationState, isTurnActive } from '../conversation/conversation-state.js';
 import { downloadFile } from '../files/upload-file.js';
-import { errorText } from '../runtime/browser-call.js';
-import { emit, type KitContext } from '../runtime/kit-context.js';
+import { emit, type KitContext } from '../kit-context.js';
 import { kitOf } from './element-kit.js';
 import { icons } from './icons.js';
 import { loadParser } from './markdown/load-parser.js';
@@ -44,7 +44,8 @@ export class DioscWidget extends LitElement {
     // After the launcher is drawn: the assistant's text is redrawn as markdown when the parser is here.
     loadParser().then(
       () => this.requestUpdate(),
-      () => {},
+      (error: unknown) =>
+        console.warn('[diosc] replies show as written: the markdown parser did not load', error),
     );
   }
 

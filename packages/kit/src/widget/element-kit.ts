@@ -1,4 +1,4 @@
-import type { KitContext } from '../runtime/kit-context.js';
+import type { KitContext } from '../kit-context.js';
 
 /**
  * Which kit each widget element serves, kept in this module and nowhere on the elements: a page

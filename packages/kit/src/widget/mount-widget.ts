@@ -1,5 +1,5 @@
 import { ConsensusDialog } from '../consensus/consensus-dialog.js';
-import type { KitContext } from '../runtime/kit-context.js';
+import type { KitContext } from '../kit-context.js';
 import { DioscComposer } from './composer.js';
 import { DioscWidget } from './diosc-widget.js';
 import { attachKit } from './element-kit.js';

@@ -1,6 +1,6 @@
 import { afterEach, vi } from 'vitest';
 import { createKit, type Diosc } from '../../src/diosc.js';
-import type { KitContext } from '../../src/runtime/kit-context.js';
+import type { KitContext } from '../../src/kit-context.js';
 import { createFakeHub, type FakeHub, type FakeHubOptions } from '../../src/testing/index.js';
 
 export interface Harness {

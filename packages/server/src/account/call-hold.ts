@@ -1,5 +1,5 @@
 import type { FunctionName } from '@diosc/protocol';
-import type { CallerContext } from './caller.js';
+import type { CallerContext } from './caller-context.js';
 
 /**
  * A seam for tests, given to the core at construction (`buildApp({ holdCall })`): awaited once a

@@ -1,7 +1,7 @@
 import { type CollectionFunction, type CollectionKind, DioscError } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { type CallerContext, grantAllows } from './caller.js';
+import { type CallerContext, grantAllows } from './caller-context.js';
 import type { HotReads } from './hot-reads.js';
 import { kindSupports, UNAVAILABLE_REASON } from './kinds.js';
 

@@ -13,7 +13,7 @@ import { createPerMinuteLimit } from '../limits/per-minute-limit.js';
 import type { Store } from '../store/dialect.js';
 import { createAdmission } from './admission.js';
 import type { CallHold } from './call-hold.js';
-import type { CallerContext } from './caller.js';
+import type { CallerContext } from './caller-context.js';
 import { disconnectedCollections, disconnectSource } from './collections.js';
 import type { OperationContext } from './context.js';
 import { createHotReads } from './hot-reads.js';

@@ -1,7 +1,7 @@
 import { DioscError, type MutatingFunction } from '@diosc/protocol';
 import type { Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
-import type { CallerContext } from './caller.js';
+import type { CallerContext } from './caller-context.js';
 import type { OperationContext } from './context.js';
 import { inputDigest } from './digest.js';
 

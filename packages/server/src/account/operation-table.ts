@@ -5,7 +5,7 @@ import type {
   OperationOutputs,
   ValidCall,
 } from '@diosc/protocol';
-import type { CallerContext } from './caller.js';
+import type { CallerContext } from './caller-context.js';
 import { assertSourceConnected, authorizeCollection, type CollectionRecord } from './collections.js';
 import type { OperationContext } from './context.js';
 import { collectionsList } from './operations/collections-list.js';

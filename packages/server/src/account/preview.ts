@@ -1,5 +1,5 @@
 import type { MutatingFunction, ReviewEffects, ValidCall } from '@diosc/protocol';
-import type { CallerContext } from './caller.js';
+import type { CallerContext } from './caller-context.js';
 import { authorizeCollection } from './collections.js';
 import type { OperationContext } from './context.js';
 import { findItemRow, toFull } from './item-view.js';

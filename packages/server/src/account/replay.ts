@@ -1,5 +1,5 @@
 import { DioscError, type MutatingFunction, type ValidCall } from '@diosc/protocol';
-import type { CallerContext } from './caller.js';
+import type { CallerContext } from './caller-context.js';
 import { authorizeCollection } from './collections.js';
 import type { OperationContext } from './context.js';
 import { inputDigest } from './digest.js';

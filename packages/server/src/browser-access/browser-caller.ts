@@ -1,5 +1,5 @@
 import type { OwnerIdentity } from '../auth/owner-request.js';
-import type { CallerSpec } from '../calls/caller.js';
+import type { CallerSpec } from '../calls/caller-spec.js';
 import type { BrowserAccess } from './access.js';
 
 /** The caller of every browser call: authority is the stored selection, never anything the request says. */

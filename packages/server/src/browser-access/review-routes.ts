@@ -2,7 +2,7 @@ import { DioscError, isMutatingFunction } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../auth/owner-request.js';
 import { recordCall } from '../calls/bookkeeping.js';
-import { callerContext } from '../calls/caller.js';
+import { callerContext } from '../calls/caller-spec.js';
 import { runCall } from '../calls/run-call.js';
 import { bodyObject } from '../owner/body.js';
 import type { BrowserAccessService } from './access.js';

@@ -2,7 +2,7 @@ import { collectionOf, requestIdOf } from '@diosc/protocol';
 import type { Clock } from '../clock.js';
 import type { Connections } from '../connections/connections.js';
 import { toolOf, type UsageEntry } from '../usage/usage-log.js';
-import type { CallerSpec } from './caller.js';
+import type { CallerSpec } from './caller-spec.js';
 
 /** `last_used_at` is a coarse "recently active" marker; writing it more often buys nothing. */
 const TOUCH_INTERVAL_MS = 60_000;

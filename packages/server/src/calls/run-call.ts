@@ -1,7 +1,7 @@
 import { DioscError, isMutatingFunction, requestIdOf } from '@diosc/protocol';
 import type { AccountCore, CoreResult } from '../account/core.js';
 import { type BookkeepingDeps, recordCall } from './bookkeeping.js';
-import { type CallerSpec, callerContext } from './caller.js';
+import { type CallerSpec, callerContext } from './caller-spec.js';
 
 /** What the call path needs of the app (`app.diosc` plus a logger has it all). */
 export interface CallDeps extends BookkeepingDeps {

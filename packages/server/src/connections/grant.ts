@@ -3,7 +3,7 @@ import { COLLECTION_FUNCTIONS, type CollectionFunction, DioscError, type GrantEn
 export type { GrantEntry };
 
 import type { Kysely } from 'kysely';
-import type { Grant } from '../account/caller.js';
+import type { Grant } from '../account/caller-context.js';
 import { collectionKinds } from '../account/collections.js';
 import { KIND_FUNCTIONS } from '../account/kinds.js';
 import type { Database } from '../store/schema.js';

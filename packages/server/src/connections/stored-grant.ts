@@ -1,4 +1,4 @@
-import type { Grant } from '../account/caller.js';
+import type { Grant } from '../account/caller-context.js';
 import { exposedFunctions, type GrantEntry, toGrant } from './grant.js';
 
 /** A stored grant read once: its entries, the core's form, and the catalog functions it exposes. */

@@ -1,9 +1,9 @@
 import { DioscError, toolErrorResult, toolResult } from '@diosc/protocol';
 import { isFunctionName, isValidOutput } from '@diosc/protocol/validators';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { CallSignal } from '../account/caller.js';
+import type { CallSignal } from '../account/caller-context.js';
 import { recordCall } from '../calls/bookkeeping.js';
-import type { CallerSpec } from '../calls/caller.js';
+import type { CallerSpec } from '../calls/caller-spec.js';
 import { type CallDeps, runCall } from '../calls/run-call.js';
 import type { McpPrincipal } from './guard.js';
 

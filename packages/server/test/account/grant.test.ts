@@ -4,7 +4,7 @@ import {
   grantAllows,
   grantedFunctions,
   grantNamesAnyCollection,
-} from '../../src/account/caller.js';
+} from '../../src/account/caller-context.js';
 
 /**
  * A connection's grant is exact: the collections it names, the functions listed for each, nothing

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DioscError, type ErrorCode } from '@diosc/protocol';
 import { type DIALECTS, openTestStore, seedItems, type TestStore } from '@diosc/server/testing';
 import { expect } from 'vitest';
-import type { CallerContext, Grant } from '../../src/account/caller.js';
+import type { CallerContext, Grant } from '../../src/account/caller-context.js';
 import { type AccountCore, createAccountCore } from '../../src/account/core.js';
 import type { AccountLimits } from '../../src/account/limits.js';
 import type { Store } from '../../src/store/dialect.js';

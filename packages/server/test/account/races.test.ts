@@ -1,7 +1,7 @@
 import { DioscError } from '@diosc/protocol';
 import { DIALECTS } from '@diosc/server/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CallerContext } from '../../src/account/caller.js';
+import type { CallerContext } from '../../src/account/caller-context.js';
 import { type CoreFixture, itemRow, openCore, receiptRow } from './helpers.js';
 
 const ROUNDS = 8;

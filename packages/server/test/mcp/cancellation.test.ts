@@ -1,7 +1,7 @@
 import { DIALECTS, startTestServer, type TestServer } from '@diosc/server/testing';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CallSignal } from '../../src/account/caller.js';
+import type { CallSignal } from '../../src/account/caller-context.js';
 import { createSlowStatements } from './slow-store.js';
 import { connectClient, createConnection, parseResult } from './support.js';
 

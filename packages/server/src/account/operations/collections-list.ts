@@ -1,5 +1,5 @@
 import { type CollectionRow, DioscError, type OperationInputs, type OperationOutputs } from '@diosc/protocol';
-import { type CallerContext, grantedFunctions, grantNamesAnyCollection } from '../caller.js';
+import { type CallerContext, grantedFunctions, grantNamesAnyCollection } from '../caller-context.js';
 import type { OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { KIND_FUNCTIONS } from '../kinds.js';

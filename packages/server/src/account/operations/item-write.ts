@@ -6,7 +6,7 @@ import {
 } from '@diosc/protocol';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { CallerContext } from '../caller.js';
+import type { CallerContext } from '../caller-context.js';
 import type { CollectionRecord } from '../collections.js';
 import type { OperationContext } from '../context.js';
 import { byteSize, findItemRow, type ItemRow, itemVersion, toSummary } from '../item-view.js';

@@ -1,5 +1,5 @@
 import type { OperationInputs, OperationOutputs } from '@diosc/protocol';
-import type { CallerContext } from '../caller.js';
+import type { CallerContext } from '../caller-context.js';
 import type { OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { toSummary } from '../item-view.js';

@@ -1,8 +1,8 @@
 import type { FileDescriptor } from '@diosc/protocol';
 import { emissionBlob, isFileEmission } from '../files/file-emission.js';
 import { uploadFile } from '../files/upload-file.js';
+import type { KitContext } from '../kit-context.js';
 import { errorText } from './browser-call.js';
-import type { KitContext } from './kit-context.js';
 
 /**
  * Replaces a `file` emission with its byte-free descriptor after uploading it. The bytes never go

@@ -2,7 +2,7 @@ import type { FileDescriptor, SendMessageRequest, SendMessageResponse } from '@d
 import { readSnapshot } from '../adapter/browser-adapter.js';
 import { addMessage } from '../conversation/conversation-state.js';
 import type { HubClient } from '../hub-client/hub-client.js';
-import { type KitContext, pageRegistry } from './kit-context.js';
+import { type KitContext, pageRegistry } from '../kit-context.js';
 
 /**
  * A visitor message with the page's snapshot and registry (metadata only). It shows at once,

@@ -1,10 +1,10 @@
 import type { FileDescriptor, PageRegistry } from '@diosc/protocol';
-import { intentMetadata } from '../adapter/browser-adapter.js';
-import { type ConsensusBroker, createConsensusBroker } from '../consensus/consensus-broker.js';
-import { type ConversationState, INITIAL_STATE } from '../conversation/conversation-state.js';
-import { createStore, type Store } from '../conversation/store.js';
-import type { HubClient } from '../hub-client/hub-client.js';
-import { createTranslator, pickLocale, type Translator } from '../i18n/translator.js';
+import { intentMetadata } from './adapter/browser-adapter.js';
+import { type ConsensusBroker, createConsensusBroker } from './consensus/consensus-broker.js';
+import { type ConversationState, INITIAL_STATE } from './conversation/conversation-state.js';
+import { createStore, type Store } from './conversation/store.js';
+import type { HubClient } from './hub-client/hub-client.js';
+import { createTranslator, pickLocale, type Translator } from './i18n/translator.js';
 import type {
   BrowserAdapter,
   BrowserToolHandler,
@@ -13,7 +13,7 @@ import type {
   KitEventName,
   KitEvents,
   NavigationHandler,
-} from '../types.js';
+} from './types.js';
 
 /** A built-in tool gets a second argument: how to say "this page is about to unload". */
 export interface ToolCallContext {

@@ -1,5 +1,5 @@
+import type { KitContext } from '../kit-context.js';
 import type { BrowserCall, Outcome, RunHooks } from './browser-call.js';
-import type { KitContext } from './kit-context.js';
 import { runIntent } from './run-intent.js';
 import { runRawTool } from './run-raw-tool.js';
 

@@ -1,9 +1,9 @@
 import type { FileDescriptor } from '@diosc/protocol';
 import { isObject } from '@diosc/protocol';
+import type { KitContext } from '../kit-context.js';
 import { type BrowserCall, errorText, type Outcome, type RunHooks } from './browser-call.js';
 import { deliverEmission } from './deliver-emission.js';
 import { toJsonValue } from './json-value.js';
-import type { KitContext } from './kit-context.js';
 
 /**
  * A raw tool call: the host's handler (or the built-in of that name) with the tool's parameters.

@@ -1,7 +1,7 @@
 import type { HubEvent } from '@diosc/protocol';
+import type { InterruptRunner } from '../browser-calls/interrupt-runner.js';
 import { reduceEvent } from '../conversation/conversation-state.js';
-import type { InterruptRunner } from './interrupt-runner.js';
-import { emit, type KitContext } from './kit-context.js';
+import { emit, type KitContext } from '../kit-context.js';
 import type { ServerConsensus } from './server-consensus.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ConsensusDecision, ConsensusRequest } from '@diosc/protocol';
+import { errorCode, errorText } from '../browser-calls/browser-call.js';
 import type { HubClient } from '../hub-client/hub-client.js';
-import { errorCode, errorText } from './browser-call.js';
-import { emit, type KitContext } from './kit-context.js';
+import { emit, type KitContext } from '../kit-context.js';
 
 export interface ServerConsensus {
   handle(request: ConsensusRequest): void;

@@ -1,11 +1,11 @@
 import { declinedMessage, type IntentDecisionReport, isObject } from '@diosc/protocol';
 import { findIntent } from '../adapter/browser-adapter.js';
 import type { ApprovalRequest, Decision } from '../consensus/consensus-broker.js';
+import { emit, type KitContext } from '../kit-context.js';
 import type { DiffRow, IntentDefinition } from '../types.js';
 import { type BrowserCall, errorText, type Outcome, type RunHooks } from './browser-call.js';
 import { deliverEmission } from './deliver-emission.js';
 import { toJsonValue } from './json-value.js';
-import { emit, type KitContext } from './kit-context.js';
 
 /** The seed's exact words for an intent the current adapter no longer has. */
 export const vanishedMessage = (name: string) => `intent "${name}" no longer available — page changed`;

@@ -1,4 +1,4 @@
-import type { KitContext } from './kit-context.js';
+import type { KitContext } from '../kit-context.js';
 
 /** How long a freshly loaded page may take to set its adapter before an intent counts as gone. */
 export const ADAPTER_GRACE_MS = 3_000;

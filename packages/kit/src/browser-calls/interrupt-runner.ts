@@ -1,10 +1,10 @@
 import { type BrowserInterrupt, INTERRUPT_ANSWER_MAX_BYTES, type InterruptAnswer } from '@diosc/protocol';
 import { readSnapshot } from '../adapter/browser-adapter.js';
 import type { HubClient } from '../hub-client/hub-client.js';
+import { emit, type KitContext, pageRegistry } from '../kit-context.js';
 import { errorCode, errorText, type Outcome } from './browser-call.js';
 import type { Journal } from './journal.js';
 import { jsonBytes } from './json-value.js';
-import { emit, type KitContext, pageRegistry } from './kit-context.js';
 import { whenAdapter, withLock } from './page-ready.js';
 import { runBrowserCall } from './run-browser-call.js';
 

@@ -1,5 +1,5 @@
 import type { CallChannel, GrantEntry } from '@diosc/protocol';
-import type { CallerContext, CallSignal, Grant } from '../account/caller.js';
+import type { CallerContext, CallSignal, Grant } from '../account/caller-context.js';
 import { toGrant } from '../connections/grant.js';
 
 /** The app connection a call is made through, as read on this very request. */
