@@ -6,7 +6,8 @@
 // same as `node --import tsx bench/load/run.ts --seconds N`; once on SQLite, once on two instances
 // over PostgreSQL); BENCH_WAITING_TURNS the turns left
 // waiting across two instances on PostgreSQL (default 10,000; BENCH_POSTGRES_URL names a server,
-// otherwise a throwaway one is started as for npm test).
+// otherwise a throwaway one is started as for npm test); BENCH_CLI_PAIRS the paired starts of the
+// `diosc` program, built against through tsx (default 10).
 import { must, run } from './lib.mjs';
 import { startPostgres } from './postgres.mjs';
 
@@ -15,6 +16,7 @@ must(process.execPath, ['--import', 'tsx', 'bench/hub/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/files/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/kit/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/load/run.ts']);
+must(process.execPath, ['--import', 'tsx', 'bench/cli/run.ts']);
 // Two instances on one PostgreSQL: the one named, or a throwaway server as npm test starts.
 const postgres = process.env.BENCH_POSTGRES_URL ? undefined : await startPostgres();
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? postgres?.url;

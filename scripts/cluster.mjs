@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureDependencies, must, root } from './lib.mjs';
+import { mustBeBuilt } from './builds.mjs';
+import { ensureDependencies, root } from './lib.mjs';
 import { portOption, startPostgres } from './postgres.mjs';
 
 const PORTS = (process.env.DIOSC_CLUSTER_PORTS ?? '3001,3002').split(',').map(Number);
@@ -31,7 +32,7 @@ try {
 }
 
 ensureDependencies();
-if (options.build) must('npm', ['run', 'build', '--if-present', '--workspaces']);
+if (options.build) mustBeBuilt(['@diosc/kit', '@diosc/portal', '@diosc/server'], { log: console.log });
 
 const postgres = await startPostgres({ port: options.pgPort }).catch((error) => {
   console.error(`✗ The cluster needs PostgreSQL. ${error.message}`);
@@ -48,7 +49,7 @@ const children = [];
 
 /** Starts one instance and resolves once it serves (its banner line), its output prefixed. */
 function startInstance(name, port) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['packages/server/dist/diosc.js', 'start'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

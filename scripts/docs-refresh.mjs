@@ -49,6 +49,8 @@ export const ARTIFACTS = [
   ['bench/load-postgres.md', 'bench/results/load-postgres.md', 'npm run bench'],
   ['bench/waiting.json', 'bench/results/waiting.json', 'npm run bench'],
   ['bench/waiting.md', 'bench/results/waiting.md', 'npm run bench'],
+  ['bench/cli.json', 'bench/results/cli.json', 'npm run bench'],
+  ['bench/cli.md', 'bench/results/cli.md', 'npm run bench'],
   ['mutation/mutation.md', 'bench/results/mutation.md', 'npm run mutation'],
   ['mutation/mutation.json', 'bench/results/mutation.json', 'npm run mutation'],
   ['catalog.json', 'docs/api/catalog.json', 'packages/protocol/test/catalog-contract.test.ts'],

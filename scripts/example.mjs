@@ -1,4 +1,5 @@
 // `npm run example -- northwind|plynth`: builds the example, then runs it beside its own hub.
+import { mustBeBuilt } from './builds.mjs';
 import { ensureDependencies, must } from './lib.mjs';
 
 const NAMES = ['northwind', 'plynth'];
@@ -8,6 +9,7 @@ if (!NAMES.includes(name)) {
   process.exit(2);
 }
 ensureDependencies();
-// The whole build, as `npm start` does: the hub serves its portal and kit beside the example.
-must('npm', ['run', 'build', '--if-present', '--workspaces']);
+// What is stale of the kit and the portal (the hub serves them beside the example) and the example.
+// The hub itself runs from source here (run-example.ts imports @diosc/server), not from its build.
+mustBeBuilt(['@diosc/kit', '@diosc/portal', `@diosc/example-${name}`], { log: console.log });
 must('node', ['--import', 'tsx', 'scripts/examples/run-example.ts', name], { stdio: 'inherit' });

@@ -4,6 +4,7 @@
 // and a report without PostgreSQL or browser tests fails it at the end (test-summary.mjs).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildableWorkspaces, mustBeBuilt } from './builds.mjs';
 import {
   banner,
   chromiumVersion,
@@ -33,7 +34,8 @@ const withPostgres = preparePostgres();
 // Node types, the server without the DOM, protocol with neither; tests too.
 must('npx', ['tsc', '-b']);
 must('npx', ['biome', 'check', '.']);
-must('npm', ['run', 'build', '--if-present', '--workspaces']);
+// Every workspace's build that is stale, the server's bin included: the CLI and start tests run it.
+mustBeBuilt(buildableWorkspaces(), { log: console.log });
 
 const postgres = withPostgres ? await startPostgres() : undefined;
 const report = join(root, 'test-results', 'vitest.json');

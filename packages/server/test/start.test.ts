@@ -2,12 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { postMcp } from './mcp/support.js';
+import { ensureBuilt, ROOT } from './support/built-bin.js';
 
-const root = resolve(import.meta.dirname, '../../..');
+// What `npm start` builds, fresh beforehand: the run below must then build nothing.
+ensureBuilt('@diosc/kit', '@diosc/portal', '@diosc/server');
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -30,8 +32,9 @@ describe('npm start', () => {
 
   it('prints one origin, the one sign-in works on, the Demo assistant’s preview there, and leaves it for the CLI', async () => {
     const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-      cwd: root,
+    // scripts/start.mjs is what `npm start` runs (npm itself adds nothing but its own start-up).
+    child = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: ROOT,
       env: {
         ...process.env,
         DIOSC_DATA_DIR: dir,
@@ -98,5 +101,14 @@ describe('npm start', () => {
       },
     );
     expect(tools.status).toBe(200);
+
+    // Fresh outputs were not rebuilt (nor any example built: it builds only what it serves), and
+    // a SIGTERM to the process `npm start` runs stops the server itself, through its clean shutdown.
+    expect(output).not.toContain('› Building');
+    expect(output).not.toContain('Installing dependencies');
+    const running = child;
+    const exited = new Promise<number | null>((done) => running.once('exit', (code) => done(code)));
+    running.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });

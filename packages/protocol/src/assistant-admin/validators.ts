@@ -1,6 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv } from 'ajv';
 import { DioscError } from '../errors/diosc-error.js';
 import { describeSchemaErrors } from '../schema/describe-schema-errors.js';
+import { lazyValidators } from '../schema/lazy-validators.js';
 import { ASSISTANT_ADMIN_BODY_SCHEMAS, type AssistantAdminBodyName } from './schemas.js';
 import type {
   AssistantWrite,
@@ -22,11 +23,9 @@ interface AssistantAdminBodies {
 }
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
-const compiled = new Map<AssistantAdminBodyName, ValidateFunction>(
-  Object.entries(ASSISTANT_ADMIN_BODY_SCHEMAS).map(([name, schema]) => [
-    name as AssistantAdminBodyName,
-    ajv.compile(schema),
-  ]),
+export const assistantAdminValidators = lazyValidators<AssistantAdminBodyName>(
+  ajv,
+  ASSISTANT_ADMIN_BODY_SCHEMAS,
 );
 
 /**
@@ -38,7 +37,7 @@ export function validateAssistantAdminBody<N extends AssistantAdminBodyName>(
   body: unknown,
 ): AssistantAdminBodies[N] {
   const value = body === undefined ? {} : body;
-  const validate = compiled.get(name)!;
+  const validate = assistantAdminValidators.get(name);
   if (!validate(value)) throw new DioscError('invalid_input', describeSchemaErrors(validate.errors));
   return value as AssistantAdminBodies[N];
 }

@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { DioscError } from '../errors/diosc-error.js';
+import { lazyValidators } from '../schema/lazy-validators.js';
 import { OPERATIONS } from './operations.js';
 import type { FunctionName } from './schemas.js';
 import type { OperationInputs, OperationOutputs, ValidCall } from './types.js';
@@ -21,12 +22,14 @@ const refinements: Partial<Record<FunctionName, (input: Record<string, unknown>)
 };
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
-const inputValidators = new Map<string, ValidateFunction>();
-const outputValidators = new Map<string, ValidateFunction>();
-for (const operation of OPERATIONS) {
-  inputValidators.set(operation.name, ajv.compile(operation.inputSchema));
-  outputValidators.set(operation.name, ajv.compile(operation.outputSchema));
-}
+const byName = <K extends 'inputSchema' | 'outputSchema'>(key: K) =>
+  Object.fromEntries(OPERATIONS.map((operation) => [operation.name, operation[key]])) as Record<
+    FunctionName,
+    object
+  >;
+export const inputValidators = lazyValidators(ajv, byName('inputSchema'));
+export const outputValidators = lazyValidators(ajv, byName('outputSchema'));
+const NAMES: ReadonlySet<string> = new Set(OPERATIONS.map((operation) => operation.name));
 
 function describe(errors: ErrorObject[] | null | undefined): string {
   const first = errors?.[0];
@@ -40,7 +43,7 @@ function describe(errors: ErrorObject[] | null | undefined): string {
 }
 
 export function isFunctionName(name: string): name is FunctionName {
-  return inputValidators.has(name);
+  return NAMES.has(name);
 }
 
 /**
@@ -48,9 +51,9 @@ export function isFunctionName(name: string): name is FunctionName {
  * mutates the input (no defaults are filled in).
  */
 export function validateInput<N extends FunctionName>(name: N | string, input: unknown): OperationInputs[N] {
-  const validate = inputValidators.get(name);
-  if (!validate)
+  if (!isFunctionName(name))
     throw new DioscError('unknown_tool', `There is no tool named "${String(name).slice(0, 128)}".`);
+  const validate = inputValidators.get(name);
   if (!validate(input)) throw new DioscError('invalid_input', describe(validate.errors));
   const problem = refinements[name as FunctionName]?.(input as Record<string, unknown>);
   if (problem) throw new DioscError('invalid_input', problem);
@@ -70,5 +73,5 @@ export function isValidOutput<N extends FunctionName>(
   name: N,
   output: unknown,
 ): output is OperationOutputs[N] {
-  return outputValidators.get(name)?.(output) === true;
+  return isFunctionName(name) && outputValidators.get(name)(output) === true;
 }

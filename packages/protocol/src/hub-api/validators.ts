@@ -1,7 +1,8 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv } from 'ajv';
 import { DioscError } from '../errors/diosc-error.js';
 import { compileForeignSchema, type ForeignSchemaCheck } from '../schema/compile-foreign-schema.js';
 import { describeSchemaErrors } from '../schema/describe-schema-errors.js';
+import { lazyValidators } from '../schema/lazy-validators.js';
 import type { ConsensusDecision } from './consensus.js';
 import type { InterruptAnswer } from './interrupts.js';
 import { checkPageBounds } from './page-bounds.js';
@@ -17,13 +18,11 @@ interface HubBodies {
 }
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
-const compiled = new Map<HubBodyName, ValidateFunction>(
-  Object.entries(HUB_BODY_SCHEMAS).map(([name, schema]) => [name as HubBodyName, ajv.compile(schema)]),
-);
+export const hubBodyValidators = lazyValidators<HubBodyName>(ajv, HUB_BODY_SCHEMAS);
 
 /** Validates a hub request body; throws `invalid_input` with where and what. Never mutates it. */
 export function validateHubBody<N extends HubBodyName>(name: N, body: unknown): HubBodies[N] {
-  const validate = compiled.get(name)!;
+  const validate = hubBodyValidators.get(name);
   if (!validate(body)) throw new DioscError('invalid_input', describeSchemaErrors(validate.errors));
   if (name === 'interruptAnswer') {
     const answer = body as Record<string, unknown>;

@@ -3,13 +3,7 @@ import { DioscError } from '@diosc/protocol';
 import { createAssistant, updateAssistant } from '../hub/assistants/assistant-admin.js';
 import { readAssistantsFile, readSpecFile } from '../hub/assistants/assistants-file.js';
 import { openLocalApp } from './local-app.js';
-
-export const ASSISTANTS_USAGE = `  diosc assistants create --name <name> [--file spec.json|yaml] [--origin <https://site>]… [--model provider:id]
-                          [--base-url <url>] [--instructions <text>] [--provider-key-env VAR] [--json]
-  diosc assistants list [--json]
-  diosc assistants show <id|name> [--json]
-  diosc assistants update <id|name> [the same options as create]
-  diosc assistants delete <id|name>`;
+import { ASSISTANTS_USAGE } from './usage.js';
 
 const PROVIDERS = ['auto', 'scripted', 'openai', 'anthropic', 'openai-compatible'];
 

@@ -5,10 +5,7 @@ import { createAccountCore } from '../account/core.js';
 import { KIND_FUNCTIONS } from '../account/kinds.js';
 import { systemClock } from '../clock.js';
 import { firstRunLines, openLocalStore } from './local-store.js';
-
-export const COLLECTIONS_USAGE = `  diosc collections list [--json]     the IDs a --grant names, and the functions each one allows
-  diosc collections disconnect <id>   (an external collection's provider source; asks nothing, there is no undo)
-  diosc collections reconnect <id>    (refused: see docs/security-model.md, "Source disconnect")`;
+import { COLLECTIONS_USAGE } from './usage.js';
 
 const ACTIONS = ['list', 'disconnect', 'reconnect'];
 

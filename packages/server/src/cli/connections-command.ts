@@ -5,19 +5,9 @@ import { type ConnectionView, createConnections } from '../connections/connectio
 import { formatGrant, parseGrantSpecs } from './grant-spec.js';
 import { firstRunLines, openLocalStore } from './local-store.js';
 import { type McpUrl, mcpUrlOf } from './mcp-url.js';
+import { CONNECTIONS_USAGE } from './usage.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-export const CONNECTIONS_USAGE = `Usage:
-  diosc connections create --name <name> --grant <collection:fn,fn> [--grant …] [--expires-days N] [--url <origin>] [--json]
-  diosc connections list [--json]
-  diosc connections revoke <id>
-  diosc connections rotate <id> [--expires-days N] [--url <origin>] [--json]
-
-  --grant <collection:fn,fn> names one collection by its ID (repeat it for more); the IDs, and the
-  functions each collection's kind allows, come from \`diosc collections list\`.
-  --url <origin> is the server's address for the printed MCP URL (default: DIOSC_PUBLIC_ORIGIN or
-  DIOSC_PORT as the server reads them, else where the server last started on this data dir).`;
 
 function status(connection: ConnectionView, now: number): string {
   if (connection.revokedAt) return 'revoked';

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
+import { SERVER_PACKAGE_DIR } from '../package-dir.js';
 import { createKitFileCache, matchesEtag, pickEncoding } from './kit-file-cache.js';
 
-/** Where `npm run build` puts the kit: packages/kit/dist, relative to this file. */
-export const DEFAULT_KIT_DIR = resolve(fileURLToPath(new URL('../../../kit/dist', import.meta.url)));
+/** Where `npm run build` puts the kit: packages/kit/dist, beside this package. */
+export const DEFAULT_KIT_DIR = resolve(SERVER_PACKAGE_DIR, '../kit/dist');
 
 /** `diosc-kit.js` / `.mjs` (stable), `diosc-kit.<12 hex>.js` / `.mjs` and the on-demand parts `diosc-kit-webmcp.<12 hex>.js` and `diosc-kit-markdown.<12 hex>.js` (content-hashed). */
 const KIT_FILE = /^diosc-kit(-webmcp|-markdown)?(\.[0-9a-f]{12})?\.m?js$/;

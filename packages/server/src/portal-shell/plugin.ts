@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { SERVER_PACKAGE_DIR } from '../package-dir.js';
 import { acceptsHtml, isShellPath, SHELL_HEADERS } from './shell-headers.js';
 
-/** Where `npm run build` puts the portal: packages/portal/dist, relative to this file. */
-export const DEFAULT_PORTAL_DIR = resolve(fileURLToPath(new URL('../../../portal/dist', import.meta.url)));
+/** Where `npm run build` puts the portal: packages/portal/dist, beside this package. */
+export const DEFAULT_PORTAL_DIR = resolve(SERVER_PACKAGE_DIR, '../portal/dist');
 
 const NOT_BUILT =
   'The Diosc portal is not built yet. Run `npm run build --workspace @diosc/portal` ' +

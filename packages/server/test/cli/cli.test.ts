@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +12,10 @@ import { verifyPassword } from '../../src/auth/passwords.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/store/dialect.js';
+import { builtBin, ROOT } from '../support/built-bin.js';
 
-const root = resolve(import.meta.dirname, '../../../..');
 const run = promisify(execFile);
+const bin = builtBin();
 
 const cliEnv = (dir: string): NodeJS.ProcessEnv => ({
   ...process.env,
@@ -23,9 +25,8 @@ const cliEnv = (dir: string): NodeJS.ProcessEnv => ({
 });
 
 /**
- * Runs `diosc …` in this process through `runCli`, the function the real entry runs: a process
- * per command would start a TypeScript loader each time (seconds on a loaded machine). One test
- * below still spawns the real entry.
+ * Runs `diosc …` in this process through `runCli`, the function the bin runs: what a command does
+ * and prints. The tests of the bin as a process (exit statuses, streams, what it loads) spawn it.
  */
 async function diosc(
   dir: string,
@@ -45,14 +46,10 @@ async function diosc(
   return { code, stdout, stderr };
 }
 
-/** The real entry, as `npm run diosc -- …` starts it: a child process through tsx. */
-async function dioscProcess(dir: string, ...args: string[]) {
+/** The built bin as a shell starts it: by its own path, which its shebang runs with node. */
+async function dioscProcess(dir: string, args: string[]) {
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'packages/server/src/cli/main.ts', ...args],
-      { cwd: root, env: cliEnv(dir) },
-    );
+    const { stdout, stderr } = await run(bin, args, { cwd: ROOT, env: cliEnv(dir) });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -223,18 +220,35 @@ describe('diosc CLI', () => {
     expect(await verifyPassword(account!.password_hash!, 'first password')).toBe(false);
   });
 
-  // The one real process: its exit statuses and streams are what a shell sees. Each start of tsx
-  // took about 30 s beside two CPU-bound processes on the shared two-core machine, so this test
-  // alone has a long timeout and starts it only twice.
   it('runs as a real process: output on stdout, exit 0; a usage error on stderr, exit 2', async () => {
     // (A refusal's exit 1 is runCli's own, checked in-process above and below.)
-    const listed = await dioscProcess(dir, 'connections', 'list');
+    const listed = await dioscProcess(dir, ['connections', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/No HTTP MCP connections yet|grant: /);
-    const unknown = await dioscProcess(dir, 'no-such-command');
+    const unknown = await dioscProcess(dir, ['no-such-command']);
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(unknown.stderr).toContain('Diosc command line');
-  }, 180_000);
+  });
+
+  it('prints its help from the bin alone: no other chunk of the build and no dependency is loaded', async () => {
+    const loads = join(ROOT, 'test-results', 'cli-loads', `help-${process.pid}.txt`);
+    mkdirSync(join(ROOT, 'test-results', 'cli-loads'), { recursive: true });
+    rmSync(loads, { force: true });
+    const hook = join(import.meta.dirname, 'support', 'record-loads.mjs');
+    const help = await run(process.execPath, ['--import', hook, bin, '--help'], {
+      cwd: ROOT,
+      env: { ...cliEnv(dir), DIOSC_TEST_LOADS_FILE: loads },
+    });
+    expect(help.stdout).toContain('diosc start');
+    expect(help.stdout).toContain('diosc connections create');
+    const loaded = readFileSync(loads, 'utf8').split('\n').filter(Boolean);
+    // The bin itself, so the hook saw the run; nothing from node_modules (fastify, the AI and MCP
+    // SDKs, kysely) and no other chunk of dist/ (the store, the app, the commands).
+    expect(loaded).toContain(pathToFileURL(bin).href);
+    expect(loaded.filter((url) => url.startsWith('file:') && !url.includes('/test/cli/support/'))).toEqual([
+      pathToFileURL(bin).href,
+    ]);
+  });
 
   it('disconnects an external source through the core: /mcp answers source_revoked; reconnect is refused', async () => {
     const created = JSON.parse(

@@ -1,6 +1,6 @@
 import { ASSISTANT_FIELD_SCHEMAS, DioscError, MCP_SERVER_NAME_PATTERN } from '@diosc/protocol';
 import { describeSchemaErrors } from '@diosc/protocol/validators';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { DEMO_MODEL_ID } from '../model/scripted/demo-script.js';
 import {
   type AssistantConfig,
@@ -74,7 +74,9 @@ const INPUT_SCHEMA = {
   },
 } as const;
 
-const validate = new Ajv({ strict: true, allowUnionTypes: true }).compile(INPUT_SCHEMA);
+// Compiled on first use, as the protocol's validators are: a start that saves no assistant skips it.
+let compiled: ValidateFunction | undefined;
+const validator = () => (compiled ??= new Ajv({ strict: true, allowUnionTypes: true }).compile(INPUT_SCHEMA));
 
 export type AssistantInput = Partial<Omit<AssistantConfig, 'name'>> & {
   name: string;
@@ -86,6 +88,7 @@ export function parseAssistantInput(
   input: unknown,
   base?: AssistantConfig,
 ): { config: AssistantConfig; secrets?: AssistantSecrets } {
+  const validate = validator();
   if (!validate(input))
     throw new DioscError('invalid_input', describeSchemaErrors(validate.errors, 'assistant'));
   const value = input as AssistantInput & {

@@ -20,12 +20,16 @@ function portalUrl(config: ServerConfig, address: string): string {
     : config.publicOrigin;
 }
 
-/** `npm start`: open (or create) the store, make sure the owner exists, serve, and shut down cleanly. */
-async function main(): Promise<void> {
-  const config = loadConfig();
+/**
+ * `diosc start` (what `npm start` runs): open (or create) the store, make sure the owner exists,
+ * serve, and shut down cleanly on SIGINT/SIGTERM. Resolves once the server listens; the process
+ * then lives as long as the server does.
+ */
+export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const config = loadConfig(env);
   const store = await openConfiguredStore(config);
   const owner = await ensureOwner(store, config, systemClock);
-  const app = await buildApp({ config, store });
+  const app = await buildApp({ config, store, hub: { env } });
   const stopPruner = startReceiptPruner({
     receipts: app.diosc.core.receipts,
     limits: app.diosc.core.limits,
@@ -78,8 +82,3 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
-
-main().catch((error: unknown) => {
-  process.stderr.write(`Diosc failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
