@@ -42,6 +42,33 @@ describeOnDialects('interrupt answers', () => {
     expect(stream.ofType('interrupt.resolved')).toHaveLength(1);
   });
 
+  it('gives the model a result that is no object exactly as the page sent it, and announces no file', async () => {
+    const { client, stream, interrupt } = await waitingTurn();
+    expect((await client.answer(interrupt.id, { result: ['Welcome', 'Teas'] })).body).toEqual({
+      status: 'accepted',
+    });
+    await stream.until('turn.done');
+    const tool = server!.model.calls[1]!.prompt.find((message) => message.role === 'tool')!;
+    expect((tool.content[0] as { output: unknown }).output).toEqual({
+      type: 'json',
+      value: ['Welcome', 'Teas'],
+    });
+    expect(stream.ofType('file.ready')).toEqual([]);
+  });
+
+  it('two different answers at once: one is taken, the other is a conflict, and the turn goes on once', async () => {
+    const { client, stream, interrupt } = await waitingTurn();
+    const replies = await Promise.all([
+      client.answer(interrupt.id, { result: { content: 'first' } }),
+      client.answer(interrupt.id, { result: { content: 'second' } }),
+    ]);
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 409]);
+    expect(replies.map((reply) => code(reply.body)).filter(Boolean)).toEqual(['result_conflict']);
+    await stream.until('turn.done');
+    expect(stream.ofType('interrupt.resolved')).toHaveLength(1);
+    expect(server!.model.calls).toHaveLength(2);
+  });
+
   it('says on the stream what became of a browser call: declined when the person rejected it, error when it failed, done otherwise', async () => {
     const apply = { toolName: 'browser_apply_changes', input: { ops: [] } };
     server = await startHubServer({

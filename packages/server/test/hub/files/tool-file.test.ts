@@ -109,9 +109,12 @@ describeOnDialects('a file from a browser tool', () => {
     });
     const before = await rowCounts(server!.store);
     const answer = await client.answer(interrupt.id, { result: {}, file: picked });
-    expect([answer.status, (answer.body as { error?: { code: string } }).error?.code]).toEqual([
+    expect([answer.status, (answer.body as { error?: unknown }).error]).toEqual([
       400,
-      'invalid_input',
+      expect.objectContaining({
+        code: 'invalid_input',
+        message: 'The file named in the answer was not uploaded for this interrupt.',
+      }),
     ]);
     expect(await rowCounts(server!.store)).toEqual(before);
     const call = await server!.store.db
@@ -134,6 +137,49 @@ describeOnDialects('a file from a browser tool', () => {
       interruptId: interrupt.id,
     });
     expect([late.status, late.body.error?.code]).toEqual([409, 'interrupt_not_pending']);
+    expect(await rowCounts(server!.store)).toEqual(before);
+  });
+
+  it('replaces the page’s copy of the descriptor inside the result too: the model reads the stored one', async () => {
+    const { client, conversation, stream, interrupt } = await waitingForExport();
+    const { body: file } = await uploadFile(client, conversation, {
+      bytes: uniquePng(),
+      filename: 'chart.png',
+      type: 'image/png',
+      interruptId: interrupt.id,
+    });
+    const forged: FileDescriptor = { ...file, filename: 'invoice.exe', sizeBytes: 1 };
+    const answered = await client.answer(interrupt.id, {
+      result: { exported: true, file: forged },
+      file: forged,
+    });
+    expect(answered.body).toEqual({ status: 'accepted' });
+    await stream.until('turn.done');
+    const tool = server!.model.calls[1]!.prompt.find((message) => message.role === 'tool')!;
+    const output = (tool.content[0] as { output: { value: unknown } }).output.value;
+    expect(output).toEqual({ exported: true, file });
+    expect(stream.ofType('file.ready').map((event) => event.file)).toEqual([file]);
+    // Nor is the forged copy kept: the stored answer holds the hub's descriptor in both places.
+    const stored = await server!.store.db
+      .selectFrom('hub_tool_calls')
+      .select('answer_json')
+      .where('id', '=', interrupt.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.answer_json!)).toEqual({ result: { exported: true, file }, file });
+  });
+
+  it('a repeat that differs and would carry bytes is a conflict, not a new answer to check', async () => {
+    const { client, stream, interrupt } = await waitingForExport();
+    await client.answer(interrupt.id, { result: { exported: false } });
+    await stream.until('turn.done');
+    const before = await rowCounts(server!.store);
+    const late = await client.answer(interrupt.id, {
+      result: { image: `data:image/png;base64,${'A'.repeat(64)}` },
+    });
+    expect([late.status, (late.body as { error?: { code: string } }).error?.code]).toEqual([
+      409,
+      'result_conflict',
+    ]);
     expect(await rowCounts(server!.store)).toEqual(before);
   });
 });
