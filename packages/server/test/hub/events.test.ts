@@ -96,6 +96,40 @@ describeOnDialects('the event stream', () => {
     stream.close();
   });
 
+  it('never skips an event it was not told about for one it was: a gap in what it heard sends it to the log', async () => {
+    // No log watch: only the stream's own reading can find the event another instance wrote.
+    server = await startHubServer({ hub: { eventPollMs: 3_600_000 } });
+    const { conversation, stream } = await server.visit();
+    const elsewhere = createEventLog(server.store.db, { now: () => Date.now() }, createEventBus());
+    await elsewhere.append(conversation, { type: 'turn.cancelled', turnId: 'trn_elsewhere' });
+    // This process's own append: heard on the bus as event 2, with event 1 never announced.
+    await server.app.diosc.hub!.services.events.append(conversation, {
+      type: 'turn.cancelled',
+      turnId: 'trn_here',
+    });
+    await stream.until('turn.cancelled', (event) => event.turnId === 'trn_here', 5_000);
+    expect(stream.events.map((event) => [event.id, 'turnId' in event ? event.turnId : null])).toEqual([
+      [1, 'trn_elsewhere'],
+      [2, 'trn_here'],
+    ]);
+    stream.close();
+  });
+
+  it('reads a long log to its end in one go, past the size of one read', async () => {
+    server = await startHubServer({ hub: { eventPollMs: 3_600_000 } });
+    const { client, conversation } = await server.visit();
+    const elsewhere = createEventLog(server.store.db, { now: () => Date.now() }, createEventBus());
+    for (let index = 0; index < 501; index++)
+      await elsewhere.append(conversation, { type: 'turn.cancelled', turnId: `trn_${index}` });
+    const resumed = client.stream(conversation, 0);
+    await resumed.ready;
+    await resumed.until('turn.cancelled', (event) => event.turnId === 'trn_500', 10_000);
+    expect(resumed.events.map((event) => event.id)).toEqual(
+      Array.from({ length: 501 }, (_, index) => index + 1),
+    );
+    resumed.close();
+  });
+
   it('refuses a malformed Last-Event-ID with a structured error', async () => {
     server = await startHubServer();
     const client = server.client();
