@@ -17,9 +17,16 @@ describe('the guarded fetch of owner-given URLs', () => {
   beforeAll(async () => {
     server = createServer((request, response) => {
       hits.push(`${request.method} ${request.url}`);
-      const redirects: Record<string, string> = { '/hop': '/ok', '/loop': '/loop', '/write': '/ok' };
+      const redirects: Record<string, string> = {
+        '/hop': '/ok',
+        '/loop': '/loop',
+        '/write': '/ok',
+        '/not-a-url': 'http://[::1',
+        '/not-modified': '/ok',
+      };
       const to = redirects[request.url ?? ''];
-      if (to) response.writeHead(request.url === '/write' ? 307 : 302, { location: to }).end();
+      const status = request.url === '/write' ? 307 : request.url === '/not-modified' ? 304 : 302;
+      if (to) response.writeHead(status, { location: to }).end();
       else response.writeHead(200, { 'content-type': 'text/plain' }).end('fetched');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -85,6 +92,20 @@ describe('the guarded fetch of owner-given URLs', () => {
       'fetch_failed',
     );
     expect(hits).toEqual(['POST /write']);
+  });
+
+  it('a redirect to what is no URL is a clear failure; a body-less 3xx with a Location is no crash', async () => {
+    const guarded = createGuardedFetch({ allowPrivate: true });
+    const error = await guarded(`http://127.0.0.1:${port}/not-a-url`).catch((caught: unknown) => caught);
+    expect(DioscError.isInstance(error) && [error.code, error.message]).toEqual([
+      'fetch_failed',
+      'The server redirected to something that is not a URL.',
+    ]);
+    // A 304 has no body to cancel; the Location it names is followed like any redirect's.
+    hits.length = 0;
+    const followed = await guarded(`http://127.0.0.1:${port}/not-modified`);
+    expect([followed.status, await followed.text()]).toEqual([200, 'fetched']);
+    expect(hits).toEqual(['GET /not-modified', 'GET /ok']);
   });
 
   it('resolves the name again for every connection: an answer that turns private is refused (rebinding)', async () => {
