@@ -175,4 +175,88 @@ describe('approving from the page’s side in Debian Chromium', () => {
     await callsReach(calls, base + 2);
     expect(await page.evaluate(() => window.shop.runs())).toHaveLength(1);
   });
+
+  it('a Tab the page swallowed arms nothing: a script’s focus after it is still no one’s', async () => {
+    const calls = e2e.server.model.calls;
+    const base = calls.length;
+    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
+    const { page } = await e2e.open();
+    await ask(page, 'Make Assam cheaper');
+    await dialog(page).waitFor();
+    // The page stops the person's Tab before it moves focus (it may: it sees the key first).
+    await page.evaluate(() => {
+      window.addEventListener('keydown', (event) => event.key === 'Tab' && event.preventDefault(), true);
+    });
+    const before = await focusedInDialog(page);
+    await page.keyboard.press('Tab');
+    expect(await focusedInDialog(page)).toBe(before);
+    await page.evaluate(() => {
+      const root = document
+        .querySelector('diosc-widget')!
+        .shadowRoot!.querySelector('diosc-consensus-dialog')!.shadowRoot!;
+      root.querySelector<HTMLButtonElement>('button[type="submit"]')!.focus();
+    });
+    expect(await focusedInDialog(page)).toBe('Approve');
+    await page.keyboard.press('Enter');
+    const alert = dialog(page).locator('[role="alert"]');
+    await alert.waitFor({ timeout: 10_000 });
+    expect(await alert.textContent()).toBe('Only a real click, tap or key press on a button can decide.');
+    expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
+    expect(calls.length).toBe(base + 1);
+  });
+
+  it('a press on Approve released elsewhere arms nothing: a later Enter on focus a script put there is refused', async () => {
+    const calls = e2e.server.model.calls;
+    const base = calls.length;
+    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
+    const { page } = await e2e.open();
+    await ask(page, 'Make Assam cheaper');
+    await dialog(page).waitFor();
+    const approve = dialog(page).locator('button[type="submit"]');
+    const box = (await approve.boundingBox())!;
+    const heading = (await dialog(page).locator('h2').boundingBox())!;
+    // Pressed on Approve, dragged off, released on the heading: no click, focus stays on Approve.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(heading.x + 4, heading.y + 4);
+    await page.mouse.up();
+    expect(await focusedInDialog(page)).toBe('Approve');
+    // The person moves on; then a script puts focus back on the button they pressed before.
+    await tabTo(page, 'Edit', 'Shift+Tab');
+    await page.evaluate(() => {
+      const root = document
+        .querySelector('diosc-widget')!
+        .shadowRoot!.querySelector('diosc-consensus-dialog')!.shadowRoot!;
+      root.querySelector<HTMLButtonElement>('button[type="submit"]')!.focus();
+    });
+    await page.keyboard.press('Enter');
+    const alert = dialog(page).locator('[role="alert"]');
+    await alert.waitFor({ timeout: 10_000 });
+    expect(await page.evaluate(() => window.shop.runs())).toEqual([]);
+
+    // The person's own click on Approve decides.
+    await approve.click();
+    await callsReach(calls, base + 2);
+    expect(await page.evaluate(() => window.shop.runs())).toHaveLength(1);
+  });
+
+  it('focus the person’s own press put on Approve is theirs: released off it, their Enter approves', async () => {
+    const calls = e2e.server.model.calls;
+    const base = calls.length;
+    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
+    const { page } = await e2e.open();
+    await ask(page, 'Make Assam cheaper');
+    await dialog(page).waitFor();
+    expect(await focusedInDialog(page)).toBe('Reject…');
+    const box = (await dialog(page).locator('button[type="submit"]').boundingBox())!;
+    const heading = (await dialog(page).locator('h2').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(heading.x + 4, heading.y + 4);
+    await page.mouse.up();
+    expect(await focusedInDialog(page)).toBe('Approve');
+    await page.keyboard.press('Enter');
+    await callsReach(calls, base + 2);
+    expect(await page.evaluate(() => window.shop.runs())).toHaveLength(1);
+  });
 });

@@ -208,6 +208,33 @@ describe('portal review of browser-tool writes (native WebMCP)', () => {
     expect(await committedReceipts('portal-e2e-ideas-0002')).toEqual([{ status: 'committed' }]);
   });
 
+  it('a press on Approve released elsewhere arms nothing: the owner’s later Enter on a script’s focus writes nothing', async () => {
+    const { before, invocation } = await writeRequest('ideas', 'portal-e2e-ideas-0009', 'Pressed, then not.');
+    await expect.poll(() => deepFocus()).toBe('button.reject');
+    const approve = dialog().locator('button.approve');
+    const box = (await approve.boundingBox())!;
+    // Pressed on Approve, dragged off and released: the owner changed their mind, no click.
+    await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await h.page.mouse.down();
+    await h.page.mouse.move(box.x + box.width / 2, box.y - 60);
+    await h.page.mouse.up();
+    await h.page.keyboard.press('Shift+Tab');
+    await h.page.evaluate(() => {
+      const root = document.querySelector('diosc-app')!.shadowRoot!.querySelector('diosc-review-dialog')!
+        .shadowRoot!;
+      root.querySelector<HTMLButtonElement>('button.approve')!.focus();
+    });
+    await h.page.keyboard.press('Enter');
+    const alert = h.page.locator('diosc-review-dialog [role="alert"]');
+    await alert.waitFor({ timeout: 10_000 });
+    expect(agent.hasResponded(invocation)).toBe(false);
+    expect(await note('ideas')).toEqual(before);
+    expect(await committedReceipts('portal-e2e-ideas-0009')).toEqual([]);
+    // A real click still confirms, once.
+    await approve.click();
+    expect((await agent.responded(invocation)).status).toBe('Completed');
+  });
+
   it('nothing reachable from the review element confirms; calling the closures it holds decides nothing', async () => {
     const { before, invocation } = await writeRequest(
       'ideas',

@@ -153,4 +153,22 @@ describe('ApprovalGuard', () => {
     guard.reset();
     expect(guard.approves(submit(approve), approve, 1)).toBe(false);
   });
+
+  it('a press released off the approve control arms nothing: a later trusted click (an implicit submit) does not approve', () => {
+    const { approve, other } = dialog();
+    const guard = new ApprovalGuard();
+    // As the dialog wires it: every release in the form, read while it is dispatched.
+    approve.form!.addEventListener('pointerup', (event) => guard.release(event, approve), true);
+    const release = (on: HTMLElement) =>
+      on.dispatchEvent(person(new PointerEvent('pointerup', { bubbles: true, composed: true })));
+    guard.input(press(), 1);
+    release(other);
+    guard.click(click(), 1);
+    expect(guard.approves(submit(approve), approve, 1)).toBe(false);
+    // Released on the control itself, the press is the person's activation.
+    guard.input(press(), 1);
+    release(approve);
+    guard.click(click(), 1);
+    expect(guard.approves(submit(approve), approve, 1)).toBe(true);
+  });
 });

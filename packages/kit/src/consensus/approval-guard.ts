@@ -11,6 +11,10 @@
  *   makes the *browser* fire the form's `submit`, and that submit event is trusted. The click that
  *   `button.click()` dispatches is not trusted, so it disarms the guard before the submit arrives.
  *
+ * An arming lasts only for the activation it began: a press released off the approve control
+ * (`release`), or a key press on it that may not start a decision (the dialog calls `reset`), ends
+ * it — so an earlier press never lends its trust to a later click.
+ *
  * State is private to the guard and tied to one review id, so an activation for one review never
  * approves another. This stops accidental or script-driven approval through this UI; it is not a
  * sandbox against hostile same-origin code, which already holds the owner's session.
@@ -24,6 +28,13 @@ export class ApprovalGuard {
     if (!event.isTrusted) return;
     if (event instanceof KeyboardEvent && event.key !== 'Enter' && event.key !== ' ') return;
     this.#armedFor = reviewId;
+  }
+
+  /** Call for every `pointerup` in the dialog: a press released off the approve control activated nothing. */
+  release(event: Event, approveControl: Element | null): void {
+    const target = event.composedPath()[0];
+    if (!approveControl || !(target instanceof Node) || !approveControl.contains(target))
+      this.#armedFor = null;
   }
 
   /** Call for `click` on the approve control. */

@@ -99,7 +99,14 @@ export class ReviewDialog extends LitElement {
       dialog.addEventListener('keydown', (event) => this.#focus.keydown(event), true);
       dialog.addEventListener('keyup', (event) => this.#focus.keyup(event), true);
       dialog.addEventListener('pointerdown', (event) => this.#focus.pointerdown(event), true);
-      dialog.addEventListener('pointerup', () => this.#focus.pointerup(), true);
+      dialog.addEventListener(
+        'pointerup',
+        (event) => {
+          this.#focus.pointerup();
+          this.#guard.release(event, dialog.querySelector('button.approve'));
+        },
+        true,
+      );
       dialog.addEventListener('focusin', (event) => this.#focus.focusin(event));
       dialog.addEventListener('cancel', () => this.#decide('reject'));
     });
@@ -113,7 +120,9 @@ export class ReviewDialog extends LitElement {
       button.addEventListener('pointerdown', (event) => this.#guard.input(event, id()));
       button.addEventListener('keydown', (event) => {
         // The press must begin here, on focus the owner or the opening put here.
-        if ((event as KeyboardEvent).repeat || !this.#focus.placedOn(button)) return;
+        if ((event as KeyboardEvent).repeat) return;
+        // Focus a script put here: this press ends any earlier arming rather than using it.
+        if (!this.#focus.placedOn(button)) return this.#guard.reset();
         this.#guard.input(event, id());
       });
       button.addEventListener('click', (event) => this.#guard.click(event, id()));
