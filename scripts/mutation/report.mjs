@@ -1,6 +1,8 @@
 // The per-folder and per-file mutation scores, from each target's Stryker JSON report, and every
 // mutant that survived in a security check with its disposition (scripts/mutation/equivalents.json:
-// a mutant judged equivalent, and why). Written to test-results/mutation/mutation.md and .json.
+// a mutant judged equivalent, and why, or one the browser suite kills — `killedBy`, for a check
+// only a trusted event reaches, which the unit suite Stryker runs cannot make). Written to
+// test-results/mutation/mutation.md and .json.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from '../lib.mjs';
@@ -9,6 +11,19 @@ import { TARGETS } from './targets.mjs';
 
 const OUT = join(root, 'test-results', 'mutation');
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+/** What equivalents.json says of a survivor: equivalent (why), killed by a browser test, or nothing yet. */
+function dispositionOf(entries, survivor) {
+  const entry = entries.find(
+    (each) =>
+      each.file === survivor.file &&
+      each.mutator === survivor.mutator &&
+      each.original === survivor.original &&
+      each.replacement === survivor.replacement,
+  );
+  if (!entry) return 'unresolved';
+  return entry.killedBy ? `killed in the browser suite: ${entry.killedBy}` : `equivalent: ${entry.reason}`;
+}
 
 export function writeMutationReport() {
   const equivalents = JSON.parse(readFileSync(join(root, 'scripts/mutation/equivalents.json'), 'utf8'));
@@ -25,7 +40,12 @@ export function writeMutationReport() {
       const earlier = published?.folders.find((folder) => folder.name === target.name && !folder.notRun);
       if (earlier) {
         folders.push({ ...earlier, mutate: target.mutate, goal: target.goal, carried: true });
-        securitySurvivors.push(...published.securitySurvivors.filter((each) => mutatedBy(target, each.file)));
+        // A disposition written since that run applies to the same mutant.
+        securitySurvivors.push(
+          ...published.securitySurvivors
+            .filter((each) => mutatedBy(target, each.file))
+            .map((each) => ({ ...each, disposition: dispositionOf(equivalents, each) })),
+        );
       } else folders.push({ name: target.name, mutate: target.mutate, goal: target.goal, notRun: true });
       continue;
     }
@@ -42,14 +62,7 @@ export function writeMutationReport() {
         fileCounts[mutant.status] = (fileCounts[mutant.status] ?? 0) + 1;
         if (!check || !UNDETECTED.has(mutant.status)) continue;
         const original = excerpt(source, mutant.location);
-        const equivalent = equivalents.find(
-          (entry) =>
-            entry.file === relative &&
-            entry.mutator === mutant.mutatorName &&
-            entry.original === original &&
-            entry.replacement === mutant.replacement,
-        );
-        securitySurvivors.push({
+        const survivor = {
           check: check.name,
           file: relative,
           line: mutant.location.start.line,
@@ -57,8 +70,8 @@ export function writeMutationReport() {
           original,
           replacement: mutant.replacement,
           status: mutant.status,
-          disposition: equivalent ? `equivalent: ${equivalent.reason}` : 'unresolved',
-        });
+        };
+        securitySurvivors.push({ ...survivor, disposition: dispositionOf(equivalents, survivor) });
       }
       files.push({ target: target.name, file: relative, score: scoreOf(fileCounts), counts: fileCounts });
     }
