@@ -11,25 +11,14 @@
 // test-results/bench/cli.{json,md} (`npm run docs:refresh` copies them to bench/results/).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '@diosc/server/testing';
 
 const root = resolve(import.meta.dirname, '../..');
 const PAIRS = Number(process.env.BENCH_CLI_PAIRS ?? 10);
 const BIN = 'packages/server/dist/diosc.js';
 const SOURCE = 'packages/server/src/cli/main.ts';
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 const exited = (child: ChildProcess) =>
   new Promise<void>((done) => {

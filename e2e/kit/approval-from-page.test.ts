@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KitE2E, startKitE2E } from './support/kit-e2e.js';
 import { callsReach, sequence } from './support/model-calls.js';
@@ -20,14 +21,39 @@ afterAll(async () => {
 
 const APPLY = { toolName: 'browser_apply_changes', input: { ops: [{ id: '42', price: 2 }] } };
 
+/** A fresh page whose assistant asks to apply a change: the dialog is open, nothing decided. */
+async function openApproval() {
+  const calls = e2e.server.model.calls;
+  const base = calls.length;
+  e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
+  const { page } = await e2e.open();
+  await ask(page, 'Make Assam cheaper');
+  await dialog(page).waitFor();
+  return { page, calls, base };
+}
+
+/** What a page script can do: move focus onto Approve. */
+function scriptFocusesApprove(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const root = document.querySelector('diosc-widget')!.shadowRoot!.querySelector('diosc-consensus-dialog')!
+      .shadowRoot!;
+    root.querySelector<HTMLButtonElement>('button[type="submit"]')!.focus();
+  });
+}
+
+/** A press on Approve, dragged off and released on the dialog's heading: no click. */
+async function pressApproveAndDragOff(page: Page): Promise<void> {
+  const box = (await dialog(page).locator('button[type="submit"]').boundingBox())!;
+  const heading = (await dialog(page).locator('h2').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(heading.x + 4, heading.y + 4);
+  await page.mouse.up();
+}
+
 describe('approving from the page’s side in Debian Chromium', () => {
   it('nothing reachable from the element leads to the kit or a decision; calling what is reachable decides nothing', async () => {
-    const calls = e2e.server.model.calls;
-    const base = calls.length;
-    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
-    const { page } = await e2e.open();
-    await ask(page, 'Make Assam cheaper');
-    await dialog(page).waitFor();
+    const { page, calls, base } = await openApproval();
 
     const found = await page.evaluate(async () => {
       const widget = document.querySelector('diosc-widget') as HTMLElement & Record<string, unknown>;
@@ -144,20 +170,10 @@ describe('approving from the page’s side in Debian Chromium', () => {
   });
 
   it('a script that moves focus onto Approve does not turn the person’s next Enter into an approval', async () => {
-    const calls = e2e.server.model.calls;
-    const base = calls.length;
-    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
-    const { page } = await e2e.open();
-    await ask(page, 'Make Assam cheaper');
-    await dialog(page).waitFor();
+    const { page, calls, base } = await openApproval();
     expect(await focusedInDialog(page)).toBe('Reject…');
 
-    await page.evaluate(() => {
-      const root = document
-        .querySelector('diosc-widget')!
-        .shadowRoot!.querySelector('diosc-consensus-dialog')!.shadowRoot!;
-      root.querySelector<HTMLButtonElement>('button[type="submit"]')!.focus();
-    });
+    await scriptFocusesApprove(page);
     expect(await focusedInDialog(page)).toBe('Approve');
     await page.keyboard.press('Enter');
     // The refusal is what that Enter produces; an approval would close the dialog instead.
@@ -177,12 +193,7 @@ describe('approving from the page’s side in Debian Chromium', () => {
   });
 
   it('a Tab the page swallowed arms nothing: a script’s focus after it is still no one’s', async () => {
-    const calls = e2e.server.model.calls;
-    const base = calls.length;
-    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
-    const { page } = await e2e.open();
-    await ask(page, 'Make Assam cheaper');
-    await dialog(page).waitFor();
+    const { page, calls, base } = await openApproval();
     // The page stops the person's Tab before it moves focus (it may: it sees the key first).
     await page.evaluate(() => {
       window.addEventListener('keydown', (event) => event.key === 'Tab' && event.preventDefault(), true);
@@ -190,12 +201,7 @@ describe('approving from the page’s side in Debian Chromium', () => {
     const before = await focusedInDialog(page);
     await page.keyboard.press('Tab');
     expect(await focusedInDialog(page)).toBe(before);
-    await page.evaluate(() => {
-      const root = document
-        .querySelector('diosc-widget')!
-        .shadowRoot!.querySelector('diosc-consensus-dialog')!.shadowRoot!;
-      root.querySelector<HTMLButtonElement>('button[type="submit"]')!.focus();
-    });
+    await scriptFocusesApprove(page);
     expect(await focusedInDialog(page)).toBe('Approve');
     await page.keyboard.press('Enter');
     const alert = dialog(page).locator('[role="alert"]');
@@ -206,29 +212,14 @@ describe('approving from the page’s side in Debian Chromium', () => {
   });
 
   it('a press on Approve released elsewhere arms nothing: a later Enter on focus a script put there is refused', async () => {
-    const calls = e2e.server.model.calls;
-    const base = calls.length;
-    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
-    const { page } = await e2e.open();
-    await ask(page, 'Make Assam cheaper');
-    await dialog(page).waitFor();
+    const { page, calls, base } = await openApproval();
     const approve = dialog(page).locator('button[type="submit"]');
-    const box = (await approve.boundingBox())!;
-    const heading = (await dialog(page).locator('h2').boundingBox())!;
     // Pressed on Approve, dragged off, released on the heading: no click, focus stays on Approve.
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(heading.x + 4, heading.y + 4);
-    await page.mouse.up();
+    await pressApproveAndDragOff(page);
     expect(await focusedInDialog(page)).toBe('Approve');
     // The person moves on; then a script puts focus back on the button they pressed before.
     await tabTo(page, 'Edit', 'Shift+Tab');
-    await page.evaluate(() => {
-      const root = document
-        .querySelector('diosc-widget')!
-        .shadowRoot!.querySelector('diosc-consensus-dialog')!.shadowRoot!;
-      root.querySelector<HTMLButtonElement>('button[type="submit"]')!.focus();
-    });
+    await scriptFocusesApprove(page);
     await page.keyboard.press('Enter');
     const alert = dialog(page).locator('[role="alert"]');
     await alert.waitFor({ timeout: 10_000 });
@@ -241,19 +232,9 @@ describe('approving from the page’s side in Debian Chromium', () => {
   });
 
   it('focus the person’s own press put on Approve is theirs: released off it, their Enter approves', async () => {
-    const calls = e2e.server.model.calls;
-    const base = calls.length;
-    e2e.script = sequence({ toolCalls: [APPLY] }, { text: 'Applied.' });
-    const { page } = await e2e.open();
-    await ask(page, 'Make Assam cheaper');
-    await dialog(page).waitFor();
+    const { page, calls, base } = await openApproval();
     expect(await focusedInDialog(page)).toBe('Reject…');
-    const box = (await dialog(page).locator('button[type="submit"]').boundingBox())!;
-    const heading = (await dialog(page).locator('h2').boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(heading.x + 4, heading.y + 4);
-    await page.mouse.up();
+    await pressApproveAndDragOff(page);
     expect(await focusedInDialog(page)).toBe('Approve');
     await page.keyboard.press('Enter');
     await callsReach(calls, base + 2);

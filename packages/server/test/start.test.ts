@@ -1,26 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
+import { freePort } from '../src/testing/test-server.js';
 import { postMcp } from './mcp/support.js';
 import { ensureBuilt, ROOT } from './support/built-bin.js';
 
 // What `npm start` builds, fresh beforehand: the run below must then build nothing.
 ensureBuilt('@diosc/kit', '@diosc/portal', '@diosc/server');
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('npm start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'diosc-start-'));
