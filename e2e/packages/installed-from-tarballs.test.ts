@@ -8,7 +8,7 @@ import { callsReach, lastResult, sequence } from '../kit/support/model-calls.js'
 import { ask } from '../kit/support/widget.js';
 import { launchChromium } from '../support/chromium.js';
 import { createFreshApp, type FreshApp } from './support/fresh-app.js';
-import { SCRIPT_PAGE } from './support/script-page.js';
+import { SCRIPT_PAGE, STRICT_TOOLS, strictScriptPage } from './support/script-page.js';
 import { type StaticServer, serveStatic } from './support/static-server.js';
 
 // What the app itself pins, each accepting Node 20 (`npm view <name>@<version> engines`;
@@ -38,13 +38,22 @@ beforeAll(async () => {
   const dist = join(app.dir, 'dist');
   writeFileSync(join(dist, 'script.html'), SCRIPT_PAGE);
   const kitScript = join(app.dir, 'node_modules/@diosc/kit/script');
-  site = await serveStatic((path) => {
-    if (path === '/') return join(dist, 'index.html');
-    // The React app's routes are all its one page; React Router draws the rest.
-    if (path === '/react' || path.startsWith('/react/')) return join(dist, 'react.html');
-    if (path.startsWith('/kit/')) return join(kitScript, path.slice('/kit/'.length));
-    return /^\/[\w./-]+$/.test(path) && !path.includes('..') ? join(dist, path) : undefined;
-  });
+  site = await serveStatic(
+    (path) => {
+      if (path === '/' || path === '/strict') return join(dist, 'index.html');
+      // The React app's routes are all its one page; React Router draws the rest.
+      if (path === '/react' || path.startsWith('/react/')) return join(dist, 'react.html');
+      if (path.startsWith('/kit/')) return join(kitScript, path.slice('/kit/'.length));
+      return /^\/[\w./-]+$/.test(path) && !path.includes('..') ? join(dist, path) : undefined;
+    },
+    // docs/kit.md's strict policy, with the hub's origin: no inline script, Trusted Types enforced.
+    (path): Record<string, string> =>
+      path === '/strict' || path === '/strict-script.html'
+        ? {
+            'content-security-policy': `default-src 'self'; script-src 'self'; connect-src 'self' ${hub.url}; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types lit-html diosc-kit`,
+          }
+        : {},
+  );
   hub = await startHubServer({ script: (call) => holder.script(call) });
   const assistant = await hub.createAssistant({
     name: 'Installed app',
@@ -61,6 +70,9 @@ beforeAll(async () => {
     ],
   });
   publishableKey = assistant.publishableKey;
+  // The script build started from its tag, the page's tools in a file of its own: no inline script.
+  writeFileSync(join(dist, 'strict-script.html'), strictScriptPage(hub.url, publishableKey));
+  writeFileSync(join(dist, 'strict-tools.js'), STRICT_TOOLS);
   browser = await launchChromium();
 }, 300_000);
 
@@ -72,7 +84,16 @@ afterAll(async () => {
 });
 
 async function openPage(path: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
+  const context = await browser.newContext();
+  // Every violation the browser reports, from the first byte (CDP's init scripts pass any CSP).
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { violations: seen });
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(`${path}: ${error.message}`));
   const query = new URLSearchParams({ hub: hub.url, pk: publishableKey });
   await page.goto(`${site.origin}${path}?${query}`);
@@ -131,6 +152,25 @@ describe('@diosc/kit from its tarball, in Chromium against a real hub', () => {
     expect(await page.locator('tr.is-highlighted').getAttribute('data-id')).toBe('42');
     // Drawn by the markdown parser, which the app's bundle loads on demand.
     await page.locator('diosc-widget strong', { hasText: 'Highlighted.' }).waitFor();
+  });
+
+  it('both builds run under a strict CSP with Trusted Types enforced, with no violation', async () => {
+    for (const path of ['/strict', '/strict-script.html']) {
+      const page = await openPage(path);
+      const last = await turn(page, [
+        { toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] },
+        { text: '**Highlighted.**' },
+      ]);
+      expect(lastResult(last, 'highlight_row'), path).toMatchObject({
+        type: 'json',
+        value: { highlighted: '42' },
+      });
+      await page.locator('diosc-widget strong', { hasText: 'Highlighted.' }).waitFor();
+      expect(
+        await page.evaluate(() => (window as unknown as { violations: string[] }).violations),
+        path,
+      ).toEqual([]);
+    }
   });
 
   it('the package’s `<script async>` build replays the snippet’s queue', async () => {

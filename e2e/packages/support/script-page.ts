@@ -18,3 +18,26 @@ diosc('tool', 'highlight_row', (params) => ({ highlighted: params.id, from: 'scr
 <body></body>
 </html>
 `;
+
+/**
+ * The package's script build on a page whose policy allows no inline script (docs/kit.md): the kit
+ * starts from its tag's `data-*`, the page's tool is registered from a file of its own.
+ */
+export function strictScriptPage(hubUrl: string, publishableKey: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Orders (strict)</title>
+<script src="/strict-tools.js"></script>
+<script async src="/kit/diosc-kit.js" data-hub-url="${hubUrl}" data-publishable-key="${publishableKey}" data-open="true"></script>
+</head>
+<body></body>
+</html>
+`;
+}
+
+/** The strict page's own script: the command queue and its tool. */
+export const STRICT_TOOLS = `window.diosc = window.diosc || function () { (window.diosc.q = window.diosc.q || []).push(arguments); };
+diosc('tool', 'highlight_row', (params) => ({ highlighted: params.id, from: 'strict script' }));
+`;

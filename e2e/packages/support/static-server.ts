@@ -22,15 +22,23 @@ export interface StaticServer {
  * Built files over loopback HTTP, the way a host serves its app: `fileFor` maps a request path to a
  * file (or nothing: 404), so a single-page app's routes can all be its one HTML file.
  */
-export async function serveStatic(fileFor: (pathname: string) => string | undefined): Promise<StaticServer> {
+export async function serveStatic(
+  fileFor: (pathname: string) => string | undefined,
+  /** Headers a path is served with besides its type (a page's Content-Security-Policy, say). */
+  headersFor: (pathname: string) => Record<string, string> = () => ({}),
+): Promise<StaticServer> {
   const server = createServer(async (request, response) => {
-    const file = fileFor(new URL(request.url ?? '/', 'http://localhost').pathname);
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const file = fileFor(path);
     const body = file ? await readFile(file).catch(() => undefined) : undefined;
     if (!file || !body) {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    response.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      ...headersFor(path),
+    });
     response.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
