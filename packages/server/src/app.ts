@@ -11,6 +11,7 @@ import type { DioscContext } from './context.js';
 import { installConnectionCap, refuseWhileClosing } from './http/connection-cap.js';
 import { installErrorHandling, sendError } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
+import { installProbes } from './http/probes.js';
 import { installRequestGuards } from './http/request-guards.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, httpServerOptions } from './http/server-limits.js';
 import type { HubOptions } from './hub/hub-context.js';
@@ -98,10 +99,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installRequestGuards(app, options.config);
   installJsonBody(app);
 
-  app.get('/healthz', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { status: 'ok', store: options.store.dialect };
-  });
+  installProbes(app, options.store);
 
   await app.register(mcpPlugin);
   await app.register(ownerPlugin, { prefix: '/api/owner' });
