@@ -18,6 +18,10 @@ import type { HubOptions } from './hub/hub-context.js';
 import { hubPlugin } from './hub/plugin.js';
 import { kitAssetsPlugin } from './kit-assets/plugin.js';
 import { mcpPlugin } from './mcp/plugin.js';
+import { createMetrics } from './observability/metrics.js';
+import { installMetricsEndpoint, metricsEnabled } from './observability/metrics-endpoint.js';
+import { NO_TELEMETRY } from './observability/telemetry.js';
+import { waitingCountsOf } from './observability/waiting-counts.js';
 import { ownerPlugin } from './owner/plugin.js';
 import { portalShellPlugin } from './portal-shell/plugin.js';
 import type { Store } from './store/dialect.js';
@@ -72,6 +76,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A malformed percent-encoding or an over-long path segment, found while routing.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   });
+  const metrics = metricsEnabled(options.config)
+    ? createMetrics(waitingCountsOf(options.store.db))
+    : undefined;
+  const telemetry = metrics?.telemetry ?? NO_TELEMETRY;
   const context: DioscContext = {
     config: options.config,
     store: options.store,
@@ -91,6 +99,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       createUsageBatch(options.store.db, clock, app.log, options.usageFlushMs),
     ),
     http: limits,
+    telemetry,
   };
   app.decorate('diosc', context);
   installConnectionCap(app, limits.maxConnections, limits.maxConnectionsPerAddress);
@@ -100,6 +109,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installJsonBody(app);
 
   installProbes(app, options.store);
+  if (metrics) {
+    await installMetricsEndpoint(app, metrics, options.config);
+    const unobserve = options.store.observeErrors?.(telemetry.storeError);
+    app.addHook('onClose', async () => unobserve?.());
+  }
 
   await app.register(mcpPlugin);
   await app.register(ownerPlugin, { prefix: '/api/owner' });

@@ -2,6 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AssistantUsageView, TestConnectionResult } from '@diosc/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
+import type { Telemetry } from '../observability/telemetry.js';
 import type { AssistantConfig } from './assistants/assistant-config.js';
 import type { AssistantRecord, Assistants } from './assistants/assistants.js';
 import type { HubSignals } from './cluster/hub-signal.js';
@@ -31,6 +32,8 @@ export interface HubTransaction {
 export interface HubServices extends HubTransaction {
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The app's metrics (a no-op when they are off). */
+  telemetry: Telemetry;
   assistants: Assistants;
   visitors: VisitorSessions;
   events: EventLog;

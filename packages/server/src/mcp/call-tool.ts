@@ -5,6 +5,7 @@ import type { CallSignal } from '../account/caller.js';
 import { recordCall } from '../calls/bookkeeping.js';
 import type { CallerSpec } from '../calls/caller.js';
 import { type CallDeps, runCall } from '../calls/run-call.js';
+import type { Telemetry } from '../observability/telemetry.js';
 import type { McpPrincipal } from './guard.js';
 
 export type ToolCallOutcome =
@@ -18,7 +19,7 @@ export type ToolCallOutcome =
  * tool result. A write cancelled after dispatch is `uncertain` (see `runCall`).
  */
 export async function callTool(
-  deps: CallDeps,
+  deps: CallDeps & { telemetry: Pick<Telemetry, 'mcpCall'> },
   principal: McpPrincipal,
   name: string,
   args: Record<string, unknown>,
@@ -41,6 +42,7 @@ export async function callTool(
     // recorded all the same, and never reaches the core.
     const outcome = isFunctionName(name) ? 'not_granted' : 'unknown_tool';
     await recordCall(deps, { caller, name, input: args, outcome, durationMs: 0 });
+    deps.telemetry.mcpCall(name, outcome);
     return { kind: 'unknown_tool' };
   }
   try {
@@ -48,10 +50,12 @@ export async function callTool(
     if (!isValidOutput(answer.name, answer.result)) {
       throw new Error(`The result of ${name} does not match its output schema.`);
     }
+    deps.telemetry.mcpCall(name, 'ok');
     return { kind: 'result', result: toolResult(answer.result) };
   } catch (error) {
     const wire = DioscError.isInstance(error) ? error.toWire() : new DioscError('internal').toWire();
     if (wire.code === 'internal') deps.log.error({ err: error, tool: name }, 'tool call failed');
+    deps.telemetry.mcpCall(name, wire.code);
     return { kind: 'result', result: toolErrorResult(wire) };
   }
 }

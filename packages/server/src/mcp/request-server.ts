@@ -39,6 +39,7 @@ export function createRequestServer(deps: RequestServerDeps): Server {
     clock: diosc.clock,
     usage: deps.usage,
     log: deps.log,
+    telemetry: diosc.telemetry,
   };
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
 

@@ -18,6 +18,10 @@ export async function sweepDeadlines(hub: HubServices, runner: TurnRunner): Prom
     closed++;
     const turn = await hub.turns.get(call.turnId);
     if (!turn) continue;
+    if (!interrupt) {
+      const conversation = await hub.conversations.find(turn.conversationId);
+      hub.telemetry.consensusDecided(conversation?.assistant_id ?? 'unknown', 'timed_out');
+    }
     if (interrupt) {
       await hub.events.append(turn.conversationId, {
         type: 'interrupt.resolved',

@@ -118,7 +118,12 @@ export function createTurnRunner(hub: HubServices) {
         continue;
       }
       if (turn.step >= assistant.config.limits.maxStepsPerTurn) {
-        await finish(turn.conversationId, turn.id, `I stopped after ${turn.step} steps without finishing.`);
+        await finish(
+          assistant.id,
+          turn.conversationId,
+          turn.id,
+          `I stopped after ${turn.step} steps without finishing.`,
+        );
         return;
       }
       const finished = await modelStep(
@@ -151,6 +156,7 @@ export function createTurnRunner(hub: HubServices) {
       inlineTextMaxBytes: permission.inlineTextMaxBytes,
       images: acceptsImages(model.provider, permission.modelImages),
     });
+    const endStep = hub.telemetry.modelStep(assistant.id);
     const outcome = await runModelStep({
       model,
       redactor: await hub.redactorFor(assistant),
@@ -162,7 +168,16 @@ export function createTurnRunner(hub: HubServices) {
         await emit(conversationId, { type: 'text.delta', turnId, delta });
         await hub.hold?.({ at: 'model.delta', turnId, step });
       },
-    });
+    }).then(
+      (result) => {
+        endStep('ok');
+        return result;
+      },
+      (error: unknown) => {
+        endStep('error');
+        throw error;
+      },
+    );
     const now = hub.clock.now();
     const calls = outcome.toolCalls.map((call, position) =>
       classifyCall({
@@ -196,7 +211,7 @@ export function createTurnRunner(hub: HubServices) {
         hub.log.warn({ err: (error as Error)?.message }, 'model usage not recorded'),
       );
     if (calls.length === 0) {
-      await finish(conversationId, turnId);
+      await finish(assistant.id, conversationId, turnId);
       return true;
     }
     for (const call of await hub.toolCalls.forStep(turnId, step)) {
@@ -314,7 +329,12 @@ export function createTurnRunner(hub: HubServices) {
     }
   }
 
-  async function finish(conversationId: string, turnId: string, text?: string): Promise<void> {
+  async function finish(
+    assistantId: string,
+    conversationId: string,
+    turnId: string,
+    text?: string,
+  ): Promise<void> {
     if (text) {
       await hub.conversations.appendMessage(conversationId, {
         turnId,
@@ -322,6 +342,7 @@ export function createTurnRunner(hub: HubServices) {
       });
     }
     if (!(await hub.turns.transition(turnId, ['running'], 'done'))) return;
+    hub.telemetry.turnFinished(assistantId);
     await hub.conversations.releaseTurn(conversationId, turnId);
     await hub.releaseServerTools(turnId);
     const message = displayMessageOf(
@@ -338,22 +359,18 @@ export function createTurnRunner(hub: HubServices) {
     if (!turn) return;
     // A provider's error is outside text: it loses every secret of the assistant (and anything
     // key-shaped) before the turn's record, the visitor's event or the log sees it.
-    const redact = await redactorOfTurn(turn.conversationId);
+    const conversation = await hub.conversations.find(turn.conversationId);
+    const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
+    const redact = assistant ? (await hub.redactorFor(assistant)).text : (text: string) => text;
     const wire = DioscError.isInstance(error)
       ? { code: error.code, message: redact(error.message) }
       : { code: 'model_failed', message: safeProviderError(redact(plainMessage(error)), []) };
     hub.log.warn({ turnId, code: wire.code }, 'turn failed');
     if (!(await hub.turns.transition(turnId, ['running', 'waiting'], 'failed', wire))) return;
+    hub.telemetry.turnFailed(conversation?.assistant_id ?? 'unknown', wire.code);
     await hub.conversations.releaseTurn(turn.conversationId, turnId);
     await hub.releaseServerTools(turnId);
     await emit(turn.conversationId, { type: 'turn.failed', turnId, error: wire });
-  }
-
-  async function redactorOfTurn(conversationId: string): Promise<(text: string) => string> {
-    const conversation = await hub.conversations.find(conversationId);
-    const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-    if (!assistant) return (text) => text;
-    return (await hub.redactorFor(assistant)).text;
   }
 
   return {
