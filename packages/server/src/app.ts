@@ -20,7 +20,13 @@ import { kitAssetsPlugin } from './kit-assets/plugin.js';
 import { mcpPlugin } from './mcp/plugin.js';
 import { createMetrics } from './observability/metrics.js';
 import { installMetricsEndpoint, metricsEnabled } from './observability/metrics-endpoint.js';
+import {
+  createSpanTracing,
+  otlpSpanProcessor,
+  type SpanTracingOptions,
+} from './observability/span-tracing.js';
 import { NO_TELEMETRY } from './observability/telemetry.js';
+import { NO_TRACING, type Tracing } from './observability/tracing.js';
 import { waitingCountsOf } from './observability/waiting-counts.js';
 import { ownerPlugin } from './owner/plugin.js';
 import { portalShellPlugin } from './portal-shell/plugin.js';
@@ -52,6 +58,14 @@ export interface BuildAppOptions {
   coreStore?: Store;
   /** How long `/mcp` usage rows wait to be written together (default `USAGE_FLUSH_MS`; see usage-batch.ts). */
   usageFlushMs?: number;
+  /** Test seam: spans go to these processors (an in-memory exporter), whatever the configuration says. */
+  tracing?: SpanTracingOptions;
+}
+
+function tracingOf(options: BuildAppOptions): Tracing {
+  if (options.tracing) return createSpanTracing(options.tracing);
+  const url = options.config.tracesOtlpUrl;
+  return url ? createSpanTracing({ spanProcessors: [otlpSpanProcessor(url)] }) : NO_TRACING;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -100,6 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ),
     http: limits,
     telemetry,
+    tracing: tracingOf(options),
   };
   app.decorate('diosc', context);
   installConnectionCap(app, limits.maxConnections, limits.maxConnectionsPerAddress);
@@ -109,6 +124,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installJsonBody(app);
 
   installProbes(app, options.store);
+  // Spans still open end here (marked abandoned), and what the exporter buffered is sent.
+  app.addHook('onClose', () => context.tracing.shutdown());
   if (metrics) {
     await installMetricsEndpoint(app, metrics, options.config);
     const unobserve = options.store.observeErrors?.(telemetry.storeError);

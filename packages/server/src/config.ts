@@ -46,6 +46,8 @@ export interface ServerConfig {
   metricsPort: number | undefined;
   /** The interface of `metricsPort` (loopback unless told). */
   metricsHost: string;
+  /** OTLP/HTTP traces endpoint of a collector (e.g. http://127.0.0.1:4318/v1/traces); unset: no traces. */
+  tracesOtlpUrl: string | undefined;
 }
 
 /** Short enough to remember is short enough to guess: the bearer of /metrics is a generated secret. */
@@ -72,6 +74,7 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_METRICS_TOKEN: 'metricsToken',
   DIOSC_METRICS_PORT: 'metricsPort',
   DIOSC_METRICS_HOST: 'metricsHost',
+  DIOSC_TRACES_OTLP_URL: 'tracesOtlpUrl',
 };
 
 /** `on`/`off` (or a JSON boolean from the file); unset means on, except in production. */
@@ -98,6 +101,14 @@ function metricsPortSetting(value: unknown): number | undefined {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`Invalid DIOSC_METRICS_PORT: ${String(value)}`);
   return port;
+}
+
+function tracesUrlSetting(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const url = String(value);
+  if (!/^https?:\/\//.test(url) || !URL.canParse(url))
+    throw new Error(`Invalid DIOSC_TRACES_OTLP_URL: ${url} (e.g. http://127.0.0.1:4318/v1/traces)`);
+  return url;
 }
 
 /** The settings given: the file's (DIOSC_CONFIG), then the environment's over them. */
@@ -148,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsToken: metricsTokenSetting(merged.metricsToken),
     metricsPort: metricsPortSetting(merged.metricsPort),
     metricsHost: String(merged.metricsHost ?? '127.0.0.1'),
+    tracesOtlpUrl: tracesUrlSetting(merged.tracesOtlpUrl),
   };
 }
 

@@ -8,6 +8,7 @@ import type { HttpLimits } from './http/server-limits.js';
 import type { HubServices } from './hub/hub-services.js';
 import type { TurnRunner } from './hub/turns/turn-runner.js';
 import type { Telemetry } from './observability/telemetry.js';
+import type { Tracing } from './observability/tracing.js';
 import type { Store } from './store/dialect.js';
 import type { UsageLog } from './usage/usage-log.js';
 
@@ -25,6 +26,8 @@ export interface DioscContext {
   http: HttpLimits;
   /** Metrics the hub, `/mcp` and the store report to (a no-op unless metrics are on). */
   telemetry: Telemetry;
+  /** Spans of turns and `/mcp` calls (a no-op unless traces are on). */
+  tracing: Tracing;
   /** The assistant hub, once its plugin is registered. */
   hub?: { services: HubServices; runner: TurnRunner };
 }

@@ -163,6 +163,7 @@ export function createHubServices(
     clock,
     log,
     telemetry: diosc.telemetry,
+    tracing: diosc.tracing,
     assistants,
     visitors: createVisitorSessions(store.db, clock),
     events: createEventLog(store.db, clock, bus, signals),

@@ -40,6 +40,7 @@ export function createRequestServer(deps: RequestServerDeps): Server {
     usage: deps.usage,
     log: deps.log,
     telemetry: diosc.telemetry,
+    tracing: diosc.tracing,
   };
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
 

@@ -156,28 +156,35 @@ export function createTurnRunner(hub: HubServices) {
       inlineTextMaxBytes: permission.inlineTextMaxBytes,
       images: acceptsImages(model.provider, permission.modelImages),
     });
+    const redactor = await hub.redactorFor(assistant);
+    const ref = { turnId, assistantId: assistant.id };
     const endStep = hub.telemetry.modelStep(assistant.id);
-    const outcome = await runModelStep({
-      model,
-      redactor: await hub.redactorFor(assistant),
-      system: systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
-      messages: buildPrompt(stored, attached),
-      tools,
-      signal,
-      onDelta: async (delta) => {
-        await emit(conversationId, { type: 'text.delta', turnId, delta });
-        await hub.hold?.({ at: 'model.delta', turnId, step });
-      },
-    }).then(
-      (result) => {
-        endStep('ok');
-        return result;
-      },
-      (error: unknown) => {
-        endStep('error');
-        throw error;
-      },
-    );
+    const outcome = await hub.tracing
+      .modelStep(ref, step, (telemetry) =>
+        runModelStep({
+          model,
+          redactor,
+          system: systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
+          messages: buildPrompt(stored, attached),
+          tools,
+          signal,
+          telemetry,
+          onDelta: async (delta) => {
+            await emit(conversationId, { type: 'text.delta', turnId, delta });
+            await hub.hold?.({ at: 'model.delta', turnId, step });
+          },
+        }),
+      )
+      .then(
+        (result) => {
+          endStep('ok');
+          return result;
+        },
+        (error: unknown) => {
+          endStep('error');
+          throw error;
+        },
+      );
     const now = hub.clock.now();
     const calls = outcome.toolCalls.map((call, position) =>
       classifyCall({
@@ -225,6 +232,8 @@ export function createTurnRunner(hub: HubServices) {
           where,
         });
       }
+      if (call.status === 'interrupt' || call.status === 'consensus')
+        hub.tracing.waitBegan(ref, call.id, call.status, call.tool);
       if (call.status === 'interrupt') {
         await emit(conversationId, {
           type: 'interrupt',
@@ -268,14 +277,20 @@ export function createTurnRunner(hub: HubServices) {
     try {
       if (!tool)
         throw new DioscError('tool_not_offered', `The server tool "${call.tool}" is no longer available.`);
-      const value = await tool.execute(call.args, {
-        signal,
-        assistantId: assistant.id,
-        conversationId: turn.conversationId,
-        turnId: call.turnId,
-        toolCallId: call.id,
-        visitorId,
-      });
+      const value = await hub.tracing.toolCall(
+        { turnId: call.turnId, assistantId: assistant.id },
+        call.tool,
+        () =>
+          tool.execute(call.args, {
+            signal,
+            assistantId: assistant.id,
+            conversationId: turn.conversationId,
+            turnId: call.turnId,
+            toolCallId: call.id,
+            visitorId,
+          }),
+        () => 'ok',
+      );
       file = tool.filesOf?.(value)[0];
       // Every server tool's result is outside text: it passes the redactor before the model, the
       // store or an event sees it, whichever tool it came from.
@@ -343,6 +358,7 @@ export function createTurnRunner(hub: HubServices) {
     }
     if (!(await hub.turns.transition(turnId, ['running'], 'done'))) return;
     hub.telemetry.turnFinished(assistantId);
+    hub.tracing.turnEnded(turnId, 'done');
     await hub.conversations.releaseTurn(conversationId, turnId);
     await hub.releaseServerTools(turnId);
     const message = displayMessageOf(
@@ -368,6 +384,7 @@ export function createTurnRunner(hub: HubServices) {
     hub.log.warn({ turnId, code: wire.code }, 'turn failed');
     if (!(await hub.turns.transition(turnId, ['running', 'waiting'], 'failed', wire))) return;
     hub.telemetry.turnFailed(conversation?.assistant_id ?? 'unknown', wire.code);
+    hub.tracing.turnEnded(turnId, 'failed', wire.code);
     await hub.conversations.releaseTurn(turn.conversationId, turnId);
     await hub.releaseServerTools(turnId);
     await emit(turn.conversationId, { type: 'turn.failed', turnId, error: wire });
