@@ -3,15 +3,14 @@ import { isFunctionName } from '@diosc/protocol/validators';
 import {
   type Attributes,
   type Context,
-  context,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
+  type SpanOptions,
   SpanStatusCode,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -34,18 +33,6 @@ export function otlpSpanProcessor(url: string): SpanProcessor {
   return new BatchSpanProcessor(new OTLPTraceExporter({ url }));
 }
 
-let contextManagerInstalled = false;
-
-/**
- * The AI SDK opens its spans under `context.active()`: without a context manager that is always the
- * root, and its `ai.streamText` spans would float outside the turn. This is the standard Node one
- * (what sdk-trace-node registers); installed once per process, only when traces are on.
- */
-function installContextManager(): void {
-  if (contextManagerInstalled) return;
-  contextManagerInstalled = context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-}
-
 const code = (value: string) => (value === 'ok' || isErrorCode(value) ? value : 'other');
 
 /** A span's end by code only: the status message stays empty (a message could carry outside text). */
@@ -61,13 +48,22 @@ function codeOfError(error: unknown): string {
 }
 
 /**
- * The AI SDK records a failed call's message and stack on its span (`recordException`,
- * `setStatus`); a provider's message may echo a key or the prompt. Its spans keep the exception's
- * type and the error status, never the text.
+ * The tracer the AI SDK gets for one model step. It opens its spans under `context.active()`, and
+ * a context manager that would make that the step (AsyncLocalStorage) puts a hook on every promise
+ * of the process: on Node 20 that made a browser round trip cost about a quarter more server CPU
+ * (the hub benchmark, before this), five times the budget. So this tracer parents each span itself: under the
+ * innermost of its spans still open (`ai.streamText.doStream` under `ai.streamText`), else the
+ * step.
+ *
+ * It also scrubs: the AI SDK records a failed call's message and stack on its span
+ * (`recordException`, `setStatus`), and a provider's message may echo a key or the prompt. Its
+ * spans keep the exception's type and the error status, never the text.
  */
-function scrubbed(tracer: Tracer): Tracer {
-  const wrap = (span: Span): Span =>
-    new Proxy(span, {
+function stepTracer(tracer: Tracer, step: Context): Tracer {
+  const open: Span[] = [];
+  const wrap = (span: Span): Span => {
+    open.push(span);
+    return new Proxy(span, {
       get(target, property) {
         if (property === 'recordException')
           return (exception: unknown) => {
@@ -76,30 +72,37 @@ function scrubbed(tracer: Tracer): Tracer {
           };
         if (property === 'setStatus')
           return (status: { code: SpanStatusCode }) => target.setStatus({ code: status.code });
+        if (property === 'end')
+          return (endTime?: number) => {
+            open.splice(open.indexOf(target), 1);
+            target.end(endTime);
+          };
         const value = Reflect.get(target, property, target) as unknown;
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
+  };
+  const parent = () => {
+    const innermost = open.at(-1);
+    return innermost ? trace.setSpan(step, innermost) : step;
+  };
   return {
-    startSpan: (name, options, parent) => wrap(tracer.startSpan(name, options, parent)),
+    startSpan: (name, options) => wrap(tracer.startSpan(name, options, parent())),
     startActiveSpan(name: string, ...rest: unknown[]) {
       const fn = rest.pop() as (span: Span) => unknown;
-      return (tracer.startActiveSpan as (...args: unknown[]) => unknown)(name, ...rest, (span: Span) =>
-        fn(wrap(span)),
-      );
+      const options = (rest[0] ?? {}) as SpanOptions;
+      return fn(wrap(tracer.startSpan(name, options, parent())));
     },
   } as Tracer;
 }
 
 /** Spans through a tracer provider of this app's own (never the global one: tests build many apps). */
 export function createSpanTracing(options: SpanTracingOptions): Tracing {
-  installContextManager();
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'diosc' }),
     spanProcessors: options.spanProcessors,
   });
   const tracer = provider.getTracer('diosc');
-  const aiTracer = scrubbed(tracer);
   const turns = new Map<string, { span: Span; context: Context }>();
   const waits = new Map<string, { span: Span }>();
 
@@ -142,7 +145,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     const span = tracer.startSpan(name, { attributes, kind }, parent);
     const ctx = trace.setSpan(parent, span);
     try {
-      const result = await context.with(ctx, () => run(ctx));
+      const result = await run(ctx);
       endWith(span, codeOf(result));
       return result;
     } catch (error) {
@@ -173,10 +176,10 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
         'diosc.model_step',
         turnContext(turn),
         { ...attributesOf(turn), 'diosc.step': step },
-        () =>
+        (ctx) =>
           run({
             isEnabled: true,
-            tracer: aiTracer,
+            tracer: stepTracer(tracer, ctx),
             // The prompt is the visitor's text and the reply the model's: neither goes in a span.
             recordInputs: false,
             recordOutputs: false,
