@@ -13,6 +13,7 @@ import { startPostgres } from './postgres.mjs';
 
 must(process.execPath, ['--import', 'tsx', 'bench/mcp/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/hub/run.ts']);
+must(process.execPath, ['--import', 'tsx', 'bench/hub/observability-run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/files/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/kit/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/load/run.ts']);

@@ -39,6 +39,8 @@ export const ARTIFACTS = [
   ['bench/mcp.md', 'bench/results/mcp.md', 'npm run bench'],
   ['bench/hub.json', 'bench/results/hub.json', 'npm run bench'],
   ['bench/hub.md', 'bench/results/hub.md', 'npm run bench'],
+  ['bench/hub-observability.json', 'bench/results/hub-observability.json', 'npm run bench'],
+  ['bench/hub-observability.md', 'bench/results/hub-observability.md', 'npm run bench'],
   ['bench/files.json', 'bench/results/files.json', 'npm run bench'],
   ['bench/files.md', 'bench/results/files.md', 'npm run bench'],
   ['bench/kit.json', 'bench/results/kit.json', 'npm run bench'],

@@ -16,8 +16,16 @@ import { serveBenchHub } from './serve-bench-hub.js';
 const ASSISTANT = 'Bench assistant';
 const dir = process.env.HUB_BENCH_DIR!;
 const sqlitePath = join(dir, 'diosc.sqlite');
+// HUB_BENCH_METRICS_TOKEN and HUB_BENCH_OTLP_URL turn metrics and traces on the way an operator
+// does (observability.ts measures the round trip with and without them).
 const config = loadConfig(
-  { DIOSC_DATA_DIR: dir, DIOSC_OWNER_PASSWORD: 'bench password', DIOSC_LOG_LEVEL: 'silent' },
+  {
+    DIOSC_DATA_DIR: dir,
+    DIOSC_OWNER_PASSWORD: 'bench password',
+    DIOSC_LOG_LEVEL: 'silent',
+    DIOSC_METRICS_TOKEN: process.env.HUB_BENCH_METRICS_TOKEN,
+    DIOSC_TRACES_OTLP_URL: process.env.HUB_BENCH_OTLP_URL,
+  },
   dir,
 );
 const store = await openStore({ sqlitePath });

@@ -13,16 +13,16 @@ import { type Percentiles, percentiles } from './stats.js';
 /** Round trips measured per turn; the hub's model calls the tool once more to end the block. */
 export const PER_TURN = 10;
 
-type HubInfo = { url: string; publishableKey: string };
+export type HubInfo = { url: string; publishableKey: string };
 
 /** A server's SQL statements (ours only) and CPU microseconds so far, asked for over IPC. */
-interface Usage {
+export interface Usage {
   statements: number;
   cpuMicros: number;
 }
 type UsageOf = () => Promise<Usage>;
 
-function usageOf(child: Child<unknown>): UsageOf {
+export function usageOf(child: Child<unknown>): UsageOf {
   return async () => {
     const { statements, cpu } = await child.ask<{ statements?: number; cpu: NodeJS.CpuUsage }>({
       type: 'usage',
@@ -40,7 +40,7 @@ const minus = (a: Usage, b: Usage): Usage => ({
  * One turn on a fresh conversation (so history stays short): PER_TURN measured round trips, and
  * what the hub used during them (read between, never during, the timed windows).
  */
-async function oursBlock(client: HubClient, usage: UsageOf): Promise<[number[], Usage]> {
+export async function oursBlock(client: HubClient, usage: UsageOf): Promise<[number[], Usage]> {
   const conversation = await client.conversation();
   const stream = client.stream(conversation);
   await stream.ready;

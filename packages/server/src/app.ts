@@ -12,12 +12,23 @@ import type { DioscContext } from './context.js';
 import { installConnectionCap, refuseWhileClosing } from './http/connection-cap.js';
 import { installErrorHandling, sendError } from './http/errors.js';
 import { installJsonBody } from './http/json-body.js';
+import { installProbes } from './http/probes.js';
 import { installRequestGuards } from './http/request-guards.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, httpServerOptions } from './http/server-limits.js';
 import type { HubOptions } from './hub/hub-context.js';
 import { hubPlugin } from './hub/plugin.js';
 import { kitAssetsPlugin } from './kit-assets/plugin.js';
 import { mcpPlugin } from './mcp/plugin.js';
+import { createMetrics } from './observability/metrics.js';
+import { installMetricsEndpoint, metricsEnabled } from './observability/metrics-endpoint.js';
+import {
+  createSpanTracing,
+  otlpSpanProcessor,
+  type SpanTracingOptions,
+} from './observability/span-tracing.js';
+import { NO_TELEMETRY } from './observability/telemetry.js';
+import { NO_TRACING, type Tracing } from './observability/tracing.js';
+import { waitingCountsOf } from './observability/waiting-counts.js';
 import { ownerPlugin } from './owner/plugin.js';
 import { portalShellPlugin } from './portal-shell/plugin.js';
 import type { Store } from './store/dialect.js';
@@ -48,6 +59,14 @@ export interface BuildAppOptions {
   coreStore?: Store;
   /** How long `/mcp` usage rows wait to be written together (default `USAGE_FLUSH_MS`; see usage-batch.ts). */
   usageFlushMs?: number;
+  /** Test seam: spans go to these processors (an in-memory exporter), whatever the configuration says. */
+  tracing?: SpanTracingOptions;
+}
+
+function tracingOf(options: BuildAppOptions): Tracing {
+  if (options.tracing) return createSpanTracing(options.tracing);
+  const url = options.config.tracesOtlpUrl;
+  return url ? createSpanTracing({ spanProcessors: [otlpSpanProcessor(url)] }) : NO_TRACING;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */
@@ -72,6 +91,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A malformed percent-encoding or an over-long path segment, found while routing.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   });
+  const metrics = metricsEnabled(options.config)
+    ? createMetrics(waitingCountsOf(options.store.db))
+    : undefined;
+  const telemetry = metrics?.telemetry ?? NO_TELEMETRY;
   const context: DioscContext = {
     config: options.config,
     store: options.store,
@@ -91,6 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       createUsageBatch(options.store.db, clock, app.log, options.usageFlushMs),
     ),
     http: limits,
+    telemetry,
+    tracing: tracingOf(options),
   };
   app.decorate('diosc', context);
   installConnectionCap(app, limits.maxConnections, limits.maxConnectionsPerAddress);
@@ -99,10 +124,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installRequestGuards(app, options.config);
   installJsonBody(app);
 
-  app.get('/healthz', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { status: 'ok', store: options.store.dialect };
-  });
+  installProbes(app, options.store);
+  // Spans still open end here (marked abandoned), and what the exporter buffered is sent.
+  app.addHook('onClose', () => context.tracing.shutdown());
+  if (metrics) {
+    await installMetricsEndpoint(app, metrics, options.config);
+    const unobserve = options.store.observeErrors?.(telemetry.storeError);
+    app.addHook('onClose', async () => unobserve?.());
+  }
 
   await app.register(mcpPlugin);
   await app.register(ownerPlugin, { prefix: '/api/owner' });

@@ -34,7 +34,24 @@ export interface ServerConfig {
    * and waits for independent review before it ships on by default (docs/security-model.md).
    */
   browserTools: boolean;
+  /**
+   * Prometheus metrics at `/metrics` (off unless one of the two is set). A bearer token (at least
+   * 32 characters) the scraper sends; with `metricsPort` too it is asked there as well.
+   */
+  metricsToken: string | undefined;
+  /**
+   * Serve `/metrics` on this port of `metricsHost` instead of the public one, where only the
+   * network protects it (without `metricsToken`); the public port then has no `/metrics`.
+   */
+  metricsPort: number | undefined;
+  /** The interface of `metricsPort` (loopback unless told). */
+  metricsHost: string;
+  /** OTLP/HTTP traces endpoint of a collector (e.g. http://127.0.0.1:4318/v1/traces); unset: no traces. */
+  tracesOtlpUrl: string | undefined;
 }
+
+/** Short enough to remember is short enough to guess: the bearer of /metrics is a generated secret. */
+export const METRICS_TOKEN_MIN_LENGTH = 32;
 
 type FileConfig = Partial<Record<keyof ServerConfig, unknown>>;
 
@@ -54,6 +71,10 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_SECRET_KEY: 'secretKey',
   DIOSC_ASSISTANTS: 'assistantsFile',
   DIOSC_BROWSER_TOOLS: 'browserTools',
+  DIOSC_METRICS_TOKEN: 'metricsToken',
+  DIOSC_METRICS_PORT: 'metricsPort',
+  DIOSC_METRICS_HOST: 'metricsHost',
+  DIOSC_TRACES_OTLP_URL: 'tracesOtlpUrl',
 };
 
 /** `on`/`off` (or a JSON boolean from the file); unset means on, except in production. */
@@ -62,6 +83,32 @@ function browserToolsSetting(value: unknown, env: NodeJS.ProcessEnv): boolean {
   if (value === true || value === 'on') return true;
   if (value === false || value === 'off') return false;
   throw new Error(`Invalid DIOSC_BROWSER_TOOLS: ${String(value)} (use on or off)`);
+}
+
+function metricsTokenSetting(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const token = String(value);
+  if (token.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(token))
+    throw new Error(
+      `Invalid DIOSC_METRICS_TOKEN: use at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces (e.g. openssl rand -hex 32)`,
+    );
+  return token;
+}
+
+function metricsPortSetting(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`Invalid DIOSC_METRICS_PORT: ${String(value)}`);
+  return port;
+}
+
+function tracesUrlSetting(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const url = String(value);
+  if (!/^https?:\/\//.test(url) || !URL.canParse(url))
+    throw new Error(`Invalid DIOSC_TRACES_OTLP_URL: ${url} (e.g. http://127.0.0.1:4318/v1/traces)`);
+  return url;
 }
 
 /** The settings given: the file's (DIOSC_CONFIG), then the environment's over them. */
@@ -109,6 +156,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     assistantsFile:
       merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),
     browserTools: browserToolsSetting(merged.browserTools, env),
+    metricsToken: metricsTokenSetting(merged.metricsToken),
+    metricsPort: metricsPortSetting(merged.metricsPort),
+    metricsHost: String(merged.metricsHost ?? '127.0.0.1'),
+    tracesOtlpUrl: tracesUrlSetting(merged.tracesOtlpUrl),
   };
 }
 

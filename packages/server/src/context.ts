@@ -7,6 +7,8 @@ import type { Connections } from './connections/connections.js';
 import type { HttpLimits } from './http/server-limits.js';
 import type { HubServices } from './hub/hub-services.js';
 import type { TurnRunner } from './hub/turns/turn-runner.js';
+import type { Telemetry } from './observability/telemetry.js';
+import type { Tracing } from './observability/tracing.js';
 import type { Store } from './store/dialect.js';
 import type { UsageLog } from './usage/usage-log.js';
 
@@ -22,6 +24,10 @@ export interface DioscContext {
   usage: UsageLog;
   /** The HTTP limits the server was built with (the error reply reads its unread-body drain). */
   http: HttpLimits;
+  /** Metrics the hub, `/mcp` and the store report to (a no-op unless metrics are on). */
+  telemetry: Telemetry;
+  /** Spans of turns and `/mcp` calls (a no-op unless traces are on). */
+  tracing: Tracing;
   /** The assistant hub, once its plugin is registered. */
   hub?: { services: HubServices; runner: TurnRunner };
 }
@@ -29,5 +35,7 @@ export interface DioscContext {
 declare module 'fastify' {
   interface FastifyInstance {
     diosc: DioscContext;
+    /** The separate `/metrics` listener, when `metricsPort` is set (observability/metrics-endpoint.ts). */
+    metricsServer?: import('node:http').Server;
   }
 }

@@ -230,6 +230,11 @@ export const ERROR_CODES = {
     message:
       'This visitor already holds its maximum of open streams or requests; close one or retry shortly.',
   },
+  not_ready: {
+    status: 503,
+    retryable: true,
+    message: 'The server cannot serve requests yet: its store is unreachable or not migrated.',
+  },
   internal: { status: 500, retryable: true, message: 'Something went wrong on the server.' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 

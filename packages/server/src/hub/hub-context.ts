@@ -129,7 +129,7 @@ export function createHubServices(
   const env = options.env ?? process.env;
   const toolCache = new Map<string, Promise<ServerToolSet>>();
   const assistants = createAssistants(store.db, clock, box, options.scriptedModels);
-  const files = createHubFiles(store.db, clock, options.hold);
+  const files = createHubFiles(store.db, clock, options.hold, diosc.telemetry);
   const outboundFetch = createGuardedFetch({
     allowPrivate: options.fetchPrivate ?? env.DIOSC_HUB_FETCH_PRIVATE === '1',
     ...options.outbound,
@@ -162,6 +162,8 @@ export function createHubServices(
     usageOf: (assistantId, days) => assistantUsage(store.db, assistantId, days, clock.now()),
     clock,
     log,
+    telemetry: diosc.telemetry,
+    tracing: diosc.tracing,
     assistants,
     visitors: createVisitorSessions(store.db, clock),
     events: createEventLog(store.db, clock, bus, signals),

@@ -2,6 +2,8 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AssistantUsageView, TestConnectionResult } from '@diosc/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
+import type { Telemetry } from '../observability/telemetry.js';
+import type { Tracing } from '../observability/tracing.js';
 import type { AssistantConfig } from './assistants/assistant-config.js';
 import type { AssistantRecord, Assistants } from './assistants/assistants.js';
 import type { HubSignals } from './cluster/hub-signal.js';
@@ -31,6 +33,10 @@ export interface HubTransaction {
 export interface HubServices extends HubTransaction {
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The app's metrics (a no-op when they are off). */
+  telemetry: Telemetry;
+  /** The app's spans (a no-op when traces are off). */
+  tracing: Tracing;
   assistants: Assistants;
   visitors: VisitorSessions;
   events: EventLog;

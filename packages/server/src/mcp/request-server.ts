@@ -39,6 +39,8 @@ export function createRequestServer(deps: RequestServerDeps): Server {
     clock: diosc.clock,
     usage: deps.usage,
     log: deps.log,
+    telemetry: diosc.telemetry,
+    tracing: diosc.tracing,
   };
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
 

@@ -36,7 +36,13 @@ export const SHELL_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Paths the shell never answers: APIs keep their JSON 404s. */
-const NOT_SHELL = [/^\/api(\/|$)/, /^\/mcp(\/|$)/, /^\/healthz$/, /^\/assets(\/|$)/, /^\/kit(\/|$)/];
+const NOT_SHELL = [
+  /^\/api(\/|$)/,
+  /^\/mcp(\/|$)/,
+  /^\/(healthz|readyz|metrics)$/,
+  /^\/assets(\/|$)/,
+  /^\/kit(\/|$)/,
+];
 
 export function isShellPath(path: string): boolean {
   return !NOT_SHELL.some((pattern) => pattern.test(path));

@@ -20,6 +20,11 @@ export interface Store {
    * in-memory SQLite). What lets `prepareVersionedRead` reuse a read until the next commit.
    */
   readonly dataVersion?: () => number;
+  /**
+   * Calls `listener` on every failed statement but an expected unique-key race (store-errors.ts);
+   * returns the unsubscribe. Absent on a store built by hand (tests).
+   */
+  observeErrors?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

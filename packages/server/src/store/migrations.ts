@@ -166,6 +166,9 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** Every migration this build knows, in order: a store is current when all of them are applied. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { BuildAppOptions } from '../app.js';
 import type { HttpLimits } from '../http/server-limits.js';
 import { createAssistant } from '../hub/assistants/assistant-admin.js';
 import type { AssistantRecord } from '../hub/assistants/assistants.js';
@@ -45,6 +46,8 @@ export async function startHubServer(
     config?: TestServerOptions['config'];
     /** HTTP limits over the defaults (the visitor caps, a short idle-stream bound). */
     http?: Partial<HttpLimits>;
+    /** Where spans go (an in-memory exporter's processor): traces on for this server. */
+    tracing?: BuildAppOptions['tracing'];
   } = {},
 ): Promise<HubTestServer> {
   const model = createScriptedModel(options.script ?? [{ text: 'Hello from the script.' }]);
@@ -56,6 +59,7 @@ export async function startHubServer(
     logger: options.logger,
     app: {
       http: options.http,
+      tracing: options.tracing,
       hub: {
         sweepIntervalMs: 50,
         ...options.hub,

@@ -59,7 +59,13 @@ async function openPluggedStore(config: ServerConfig, plugins: readonly KyselyPl
   const base = await openConfiguredStore(config);
   const db = plugins.reduce((plugged, plugin) => plugged.withPlugin(plugin), base.db);
   // Compiled reads skip the plugins, as they skip Kysely: the plugins here hold writes only.
-  return { db, dialect: base.dialect, read: (query) => base.read(query), close: () => base.close() };
+  return {
+    db,
+    dialect: base.dialect,
+    read: (query) => base.read(query),
+    ...(base.observeErrors && { observeErrors: base.observeErrors }),
+    close: () => base.close(),
+  };
 }
 
 /**

@@ -49,6 +49,8 @@ export async function decideConsensus(
     });
   }
   if (!won) throw new DioscError('consensus_not_pending');
+  hub.telemetry.consensusDecided(session.assistantId, decision.decision);
+  hub.tracing.waitEnded(call.id, decision.decision);
   await hub.events.append(turn.conversationId, {
     type: 'consensus.resolved',
     turnId: turn.id,

@@ -9,6 +9,7 @@ import type { ModelMessage } from 'ai';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database, HubConversationsTable } from '../../store/schema.js';
+import { isUniqueViolation } from '../../store/store-errors.js';
 
 export interface StoredMessage {
   id: string;
@@ -24,11 +25,6 @@ export interface StoredMessage {
 /** The ids `create` makes; anything else names no conversation. */
 const CONVERSATION_ID = /^cnv_[0-9a-f-]{36}$/;
 const APPEND_ATTEMPTS = 8;
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
-}
 
 /** Conversations and their messages; this module owns `hub_conversations` and `hub_messages`. */
 export function createConversations(db: Kysely<Database>, clock: Clock) {

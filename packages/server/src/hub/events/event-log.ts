@@ -2,15 +2,11 @@ import type { HubEvent, HubEventBody } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../store/schema.js';
+import { isUniqueViolation } from '../../store/store-errors.js';
 import type { HubSignals } from '../cluster/hub-signal.js';
 import type { EventBus } from './event-bus.js';
 
 const APPEND_ATTEMPTS = 8;
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
-}
 
 /**
  * The conversation's append-only event log; this module owns `hub_events`. Ids increase by one per

@@ -48,6 +48,7 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         reply.sse.sendHeaders(200);
         // Headers go out now, so a client knows the stream is open before the first event.
         reply.raw.flushHeaders();
+        const closeStream = hub.telemetry.eventStreamOpened();
 
         let wake: (() => void) | undefined;
         // `pending` asks for a read of the log; `heard` holds events this process appended.
@@ -107,6 +108,7 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
         } finally {
           clearTimeout(idle);
           unsubscribe();
+          closeStream();
         }
       },
     );

@@ -1,6 +1,7 @@
 import { DioscError, type FileDescriptor } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
+import { NO_TELEMETRY, type Telemetry } from '../../observability/telemetry.js';
 import type { HubFilesTable } from '../../store/files-schema.js';
 import type { Database } from '../../store/schema.js';
 import type { HubHold } from '../hub-hold.js';
@@ -13,14 +14,23 @@ import { type WriteFileInput, writeFile } from './write-file.js';
  * The hub's files, built once per app: the store, the streaming writer, and the checks the routes
  * and the turn runner make before a file reaches a message or the model.
  */
-export function createHubFiles(db: Kysely<Database>, clock: Clock, hold?: HubHold) {
+export function createHubFiles(
+  db: Kysely<Database>,
+  clock: Clock,
+  hold?: HubHold,
+  telemetry: Pick<Telemetry, 'fileStored'> = NO_TELEMETRY,
+) {
   const store = createFileStore(db, clock);
   const live = (row: HubFilesTable | undefined): row is HubFilesTable =>
     row !== undefined && row.status === 'complete' && Number(row.expires_at) > clock.now();
 
   return {
     store,
-    write: (input: WriteFileInput) => writeFile(store, clock, input, hold),
+    async write(input: WriteFileInput) {
+      const row = await writeFile(store, clock, input, hold);
+      telemetry.fileStored(input.source);
+      return row;
+    },
     prune: () => pruneFiles(db, clock),
     removeConversation: (conversationId: string) => store.removeConversation(conversationId),
     /** The complete, unexpired file, for readers that already checked who is asking. */

@@ -82,6 +82,8 @@ export async function answerInterrupt(
     if (now?.answerDigest) throw new DioscError('result_conflict');
     throw new DioscError('interrupt_not_pending');
   }
+  hub.tracing.waitEnded(call.id, 'answered');
+  hub.telemetry.browserRoundTrip(session.assistantId, (hub.clock.now() - call.createdAt) / 1000);
   if ('result' in answer && call.tool === 'navigate' && answer.registry) {
     await hub.turns.setRegistry(turn.id, answer.registry);
   }

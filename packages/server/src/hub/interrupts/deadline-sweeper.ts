@@ -16,8 +16,13 @@ export async function sweepDeadlines(hub: HubServices, runner: TurnRunner): Prom
       : errorOutput('interrupt_timed_out', 'Nobody decided on this action in time; it did not run.');
     if (!(await hub.toolCalls.transition(call.id, call.status, 'done', { output }))) continue;
     closed++;
+    hub.tracing.waitEnded(call.id, 'timed_out');
     const turn = await hub.turns.get(call.turnId);
     if (!turn) continue;
+    if (!interrupt) {
+      const conversation = await hub.conversations.find(turn.conversationId);
+      hub.telemetry.consensusDecided(conversation?.assistant_id ?? 'unknown', 'timed_out');
+    }
     if (interrupt) {
       await hub.events.append(turn.conversationId, {
         type: 'interrupt.resolved',

@@ -43,11 +43,13 @@ export async function stopTurn(
   hub.signals.send({ kind: 'cancel', turnId: turn.id });
   for (const status of ['interrupt', 'consensus'] as const) {
     for (const call of await hub.toolCalls.pendingOfTurn(turn.id, status)) {
-      await hub.toolCalls.transition(call.id, status, 'done', { output: errorOutput('cancelled', why) });
+      if (await hub.toolCalls.transition(call.id, status, 'done', { output: errorOutput('cancelled', why) }))
+        hub.tracing.waitEnded(call.id, 'cancelled');
     }
   }
   await hub.conversations.releaseTurn(turn.conversationId, turn.id);
   await hub.releaseServerTools(turn.id);
   await hub.events.append(turn.conversationId, { type: 'turn.cancelled', turnId: turn.id });
+  hub.tracing.turnEnded(turn.id, 'cancelled');
   return true;
 }

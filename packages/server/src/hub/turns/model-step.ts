@@ -4,6 +4,7 @@ import {
   jsonSchema,
   type ModelMessage,
   streamText,
+  type TelemetrySettings,
   type ToolSet,
   tool,
 } from 'ai';
@@ -33,6 +34,8 @@ export async function runModelStep(input: {
   signal: AbortSignal;
   redactor: SecretRedactor;
   onDelta(delta: string): Promise<void>;
+  /** The AI SDK's own spans of this step, when traces are on (observability/span-tracing.ts). */
+  telemetry?: TelemetrySettings | undefined;
 }): Promise<ModelStepResult> {
   const { redactor } = input;
   const tools: ToolSet = {};
@@ -46,6 +49,7 @@ export async function runModelStep(input: {
     tools,
     abortSignal: input.signal,
     maxRetries: 1,
+    ...(input.telemetry && { experimental_telemetry: input.telemetry }),
     // The error also arrives as a stream part below; without this the SDK prints it to the console,
     // outside the logger's redaction.
     onError: () => {},

@@ -41,6 +41,8 @@ export async function sendMessage(
     });
   });
   await hub.events.append(conversation.id, { type: 'turn.started', turnId, messageId: message.id });
+  hub.telemetry.turnStarted(conversation.assistant_id);
+  hub.tracing.turnBegan({ turnId, assistantId: conversation.assistant_id });
   runner.schedule(turnId);
   return { turnId, messageId: message.id };
 }

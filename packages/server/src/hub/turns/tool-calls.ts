@@ -27,6 +27,8 @@ export interface ToolCallRecord {
   answerDigest: string | null;
   output: ToolOutput | null;
   expiresAt: number | null;
+  /** When the model step issued it (the store's clock): where an interrupt's round trip starts. */
+  createdAt: number;
 }
 
 function toRecord(row: HubToolCallsTable): ToolCallRecord {
@@ -47,6 +49,7 @@ function toRecord(row: HubToolCallsTable): ToolCallRecord {
     answerDigest: row.answer_digest,
     output: row.output_json ? (JSON.parse(row.output_json) as ToolOutput) : null,
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    createdAt: Number(row.created_at),
   };
 }
 

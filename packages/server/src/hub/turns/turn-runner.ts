@@ -118,7 +118,12 @@ export function createTurnRunner(hub: HubServices) {
         continue;
       }
       if (turn.step >= assistant.config.limits.maxStepsPerTurn) {
-        await finish(turn.conversationId, turn.id, `I stopped after ${turn.step} steps without finishing.`);
+        await finish(
+          assistant.id,
+          turn.conversationId,
+          turn.id,
+          `I stopped after ${turn.step} steps without finishing.`,
+        );
         return;
       }
       const finished = await modelStep(
@@ -151,18 +156,35 @@ export function createTurnRunner(hub: HubServices) {
       inlineTextMaxBytes: permission.inlineTextMaxBytes,
       images: acceptsImages(model.provider, permission.modelImages),
     });
-    const outcome = await runModelStep({
-      model,
-      redactor: await hub.redactorFor(assistant),
-      system: systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
-      messages: buildPrompt(stored, attached),
-      tools,
-      signal,
-      onDelta: async (delta) => {
-        await emit(conversationId, { type: 'text.delta', turnId, delta });
-        await hub.hold?.({ at: 'model.delta', turnId, step });
-      },
-    });
+    const redactor = await hub.redactorFor(assistant);
+    const ref = { turnId, assistantId: assistant.id };
+    const endStep = hub.telemetry.modelStep(assistant.id);
+    const outcome = await hub.tracing
+      .modelStep(ref, step, (telemetry) =>
+        runModelStep({
+          model,
+          redactor,
+          system: systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
+          messages: buildPrompt(stored, attached),
+          tools,
+          signal,
+          telemetry,
+          onDelta: async (delta) => {
+            await emit(conversationId, { type: 'text.delta', turnId, delta });
+            await hub.hold?.({ at: 'model.delta', turnId, step });
+          },
+        }),
+      )
+      .then(
+        (result) => {
+          endStep('ok');
+          return result;
+        },
+        (error: unknown) => {
+          endStep('error');
+          throw error;
+        },
+      );
     const now = hub.clock.now();
     const calls = outcome.toolCalls.map((call, position) =>
       classifyCall({
@@ -196,7 +218,7 @@ export function createTurnRunner(hub: HubServices) {
         hub.log.warn({ err: (error as Error)?.message }, 'model usage not recorded'),
       );
     if (calls.length === 0) {
-      await finish(conversationId, turnId);
+      await finish(assistant.id, conversationId, turnId);
       return true;
     }
     for (const call of await hub.toolCalls.forStep(turnId, step)) {
@@ -210,6 +232,8 @@ export function createTurnRunner(hub: HubServices) {
           where,
         });
       }
+      if (call.status === 'interrupt' || call.status === 'consensus')
+        hub.tracing.waitBegan(ref, call.id, call.status, call.tool);
       if (call.status === 'interrupt') {
         await emit(conversationId, {
           type: 'interrupt',
@@ -253,14 +277,20 @@ export function createTurnRunner(hub: HubServices) {
     try {
       if (!tool)
         throw new DioscError('tool_not_offered', `The server tool "${call.tool}" is no longer available.`);
-      const value = await tool.execute(call.args, {
-        signal,
-        assistantId: assistant.id,
-        conversationId: turn.conversationId,
-        turnId: call.turnId,
-        toolCallId: call.id,
-        visitorId,
-      });
+      const value = await hub.tracing.toolCall(
+        { turnId: call.turnId, assistantId: assistant.id },
+        call.tool,
+        () =>
+          tool.execute(call.args, {
+            signal,
+            assistantId: assistant.id,
+            conversationId: turn.conversationId,
+            turnId: call.turnId,
+            toolCallId: call.id,
+            visitorId,
+          }),
+        () => 'ok',
+      );
       file = tool.filesOf?.(value)[0];
       // Every server tool's result is outside text: it passes the redactor before the model, the
       // store or an event sees it, whichever tool it came from.
@@ -314,7 +344,12 @@ export function createTurnRunner(hub: HubServices) {
     }
   }
 
-  async function finish(conversationId: string, turnId: string, text?: string): Promise<void> {
+  async function finish(
+    assistantId: string,
+    conversationId: string,
+    turnId: string,
+    text?: string,
+  ): Promise<void> {
     if (text) {
       await hub.conversations.appendMessage(conversationId, {
         turnId,
@@ -322,6 +357,8 @@ export function createTurnRunner(hub: HubServices) {
       });
     }
     if (!(await hub.turns.transition(turnId, ['running'], 'done'))) return;
+    hub.telemetry.turnFinished(assistantId);
+    hub.tracing.turnEnded(turnId, 'done');
     await hub.conversations.releaseTurn(conversationId, turnId);
     await hub.releaseServerTools(turnId);
     const message = displayMessageOf(
@@ -338,22 +375,19 @@ export function createTurnRunner(hub: HubServices) {
     if (!turn) return;
     // A provider's error is outside text: it loses every secret of the assistant (and anything
     // key-shaped) before the turn's record, the visitor's event or the log sees it.
-    const redact = await redactorOfTurn(turn.conversationId);
+    const conversation = await hub.conversations.find(turn.conversationId);
+    const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
+    const redact = assistant ? (await hub.redactorFor(assistant)).text : (text: string) => text;
     const wire = DioscError.isInstance(error)
       ? { code: error.code, message: redact(error.message) }
       : { code: 'model_failed', message: safeProviderError(redact(plainMessage(error)), []) };
     hub.log.warn({ turnId, code: wire.code }, 'turn failed');
     if (!(await hub.turns.transition(turnId, ['running', 'waiting'], 'failed', wire))) return;
+    hub.telemetry.turnFailed(conversation?.assistant_id ?? 'unknown', wire.code);
+    hub.tracing.turnEnded(turnId, 'failed', wire.code);
     await hub.conversations.releaseTurn(turn.conversationId, turnId);
     await hub.releaseServerTools(turnId);
     await emit(turn.conversationId, { type: 'turn.failed', turnId, error: wire });
-  }
-
-  async function redactorOfTurn(conversationId: string): Promise<(text: string) => string> {
-    const conversation = await hub.conversations.find(conversationId);
-    const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-    if (!assistant) return (text) => text;
-    return (await hub.redactorFor(assistant)).text;
   }
 
   return {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Store } from '../dialect.js';
 import { migrateToLatest } from '../migrations.js';
 import type { Database } from '../schema.js';
+import { createStoreErrors } from '../store-errors.js';
 
 /**
  * The type parsers of this store's pool only (pg's global parsers stay as they are, so another pg
@@ -22,13 +23,15 @@ export async function openPostgresStore(url: string): Promise<Store> {
   // the pool; unhandled, that would crash the process. The pool discards the client and the next
   // query opens a new one, so there is nothing else to do here.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const errors = createStoreErrors();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: errors.log });
   await migrateToLatest(db as Kysely<unknown>);
   return {
     db,
     dialect: 'postgres',
     // A compiled read through the pool: no builder work per call; each statement sees what is committed.
     read: (query) => db.executeQuery(query).then((result) => [...result.rows]),
+    observeErrors: errors.observe,
     close: () => db.destroy(),
   };
 }

@@ -5,6 +5,7 @@ import { type CompiledQuery, Kysely, SqliteDialect } from 'kysely';
 import type { Store } from '../dialect.js';
 import { migrateToLatest } from '../migrations.js';
 import type { Database } from '../schema.js';
+import { createStoreErrors, type StoreErrors } from '../store-errors.js';
 import { withStatementCache } from './statement-cache.js';
 
 /** Opens (creating if needed) the SQLite file store in WAL mode and migrates it. */
@@ -15,14 +16,19 @@ export async function openSqliteStore(path: string): Promise<Store> {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const errors = createStoreErrors();
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    log: errors.log,
+  });
   await migrateToLatest(db as Kysely<unknown>);
-  const read: ReadPath = path === ':memory:' ? readThrough(db) : readOnlyConnection(path);
+  const read: ReadPath = path === ':memory:' ? readThrough(db) : readOnlyConnection(path, errors);
   return {
     db,
     dialect: 'sqlite',
     read: read.read,
     ...(read.dataVersion && { dataVersion: read.dataVersion }),
+    observeErrors: errors.observe,
     close: async () => {
       read.close();
       await db.destroy();
@@ -41,7 +47,7 @@ interface ReadPath extends Pick<Store, 'read' | 'dataVersion'> {
  * statement reads the latest committed state, and never a transaction another flow holds open on
  * the writer connection.
  */
-function readOnlyConnection(path: string): ReadPath {
+function readOnlyConnection(path: string, errors: StoreErrors): ReadPath {
   const reader = new SQLite(path, { readonly: true, fileMustExist: true });
   reader.pragma('busy_timeout = 5000');
   const statements = withStatementCache(reader);
@@ -55,6 +61,7 @@ function readOnlyConnection(path: string): ReadPath {
       try {
         return Promise.resolve(statements.prepare(query.sql).all(query.parameters) as R[]);
       } catch (error) {
+        errors.report(error);
         return Promise.reject(error);
       }
     },

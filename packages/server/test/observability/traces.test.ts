@@ -1,0 +1,215 @@
+import { loadConfig } from '@diosc/server';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeOnDialects, type HubTestServer, startHubServer } from '../hub/support/hub-server.js';
+import { connectClient, createConnection } from '../mcp/support.js';
+
+const VISITOR_TEXT = 'Please highlight product 42 for Ada Lovelace';
+const MODEL_TEXT = 'Highlighting the row you asked about.';
+
+const HIGHLIGHT = {
+  name: 'highlight_row',
+  description: 'Highlight a row of the products table.',
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id'],
+    properties: { id: { type: 'string' } },
+  },
+};
+
+const write = {
+  collection: 'notes',
+  item: 'plan',
+  requestId: 'req-traces-1',
+  ifNoneMatch: '*',
+  content: { title: 'Secret plan of Ada', body: 'Ship it.', contentType: 'text/plain' },
+};
+
+let server: HubTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function traced() {
+  const exporter = new InMemorySpanExporter();
+  return { exporter, tracing: { spanProcessors: [new SimpleSpanProcessor(exporter)] } };
+}
+
+const idOf = (span: ReadableSpan) => span.spanContext().spanId;
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+/** Everything a span would send, as one string to search for what must not be in it. */
+function wireText(spans: ReadableSpan[]): string {
+  return JSON.stringify(
+    spans.map((span) => ({
+      name: span.name,
+      attributes: span.attributes,
+      events: span.events,
+      status: span.status,
+      links: span.links,
+    })),
+  );
+}
+
+describe('traces configuration', () => {
+  it('are off by default, and take an http(s) OTLP endpoint', () => {
+    expect(loadConfig({}, '/tmp').tracesOtlpUrl).toBeUndefined();
+    expect(
+      loadConfig({ DIOSC_TRACES_OTLP_URL: 'http://127.0.0.1:4318/v1/traces' }, '/tmp').tracesOtlpUrl,
+    ).toBe('http://127.0.0.1:4318/v1/traces');
+    expect(() => loadConfig({ DIOSC_TRACES_OTLP_URL: 'collector:4318' }, '/tmp')).toThrow(
+      /DIOSC_TRACES_OTLP_URL/,
+    );
+  });
+});
+
+describeOnDialects('traces', () => {
+  it('make one tree of a turn: model steps with the AI SDK’s spans, the tool call and both waits', async () => {
+    const { exporter, tracing } = traced();
+    server = await startHubServer({
+      tracing,
+      script: [
+        { text: MODEL_TEXT, toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] },
+        { toolCalls: [{ toolName: 'item_write', input: write }] },
+        { text: 'Done.' },
+      ],
+      assistant: {
+        browserTools: [HIGHLIGHT],
+        serverTools: {
+          account: { grant: [{ collection: 'notes', functions: ['items_list', 'item_write'] }] },
+          consensus: { item_write: 'high' },
+        },
+      },
+    });
+    const assistantId = server.assistant.id;
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, {
+      text: VISITOR_TEXT,
+      registry: { tools: ['highlight_row'], intents: [] },
+    });
+    const { interrupt } = await stream.until('interrupt');
+    await client.answer(interrupt.id, { result: { highlighted: '42' } });
+    const { request } = await stream.until('consensus.requested');
+    await client.decide(request.id, { decision: 'approve', argsDigest: request.argsDigest });
+    const { turnId } = await stream.until('turn.done');
+    stream.close();
+
+    const spans = exporter.getFinishedSpans();
+    const turn = spans.filter((span) => span.name === 'diosc.turn');
+    expect(turn).toHaveLength(1);
+    const root = turn[0]!;
+    expect(parentOf(root)).toBeUndefined();
+    expect(root.attributes).toMatchObject({
+      'diosc.turn.id': turnId,
+      'diosc.assistant.id': assistantId,
+      'diosc.turn.outcome': 'done',
+      'diosc.result.code': 'ok',
+    });
+    // Every span of the turn is in its trace, under it.
+    expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(
+      new Set([root.spanContext().traceId]),
+    );
+    const children = spans.filter((span) => parentOf(span) === idOf(root));
+    expect(children.map((span) => span.name).sort()).toEqual([
+      'diosc.consensus_wait',
+      'diosc.interrupt_wait',
+      'diosc.model_step',
+      'diosc.model_step',
+      'diosc.model_step',
+      'diosc.tool_call',
+    ]);
+    for (const child of children) {
+      expect(child.attributes).toMatchObject({ 'diosc.turn.id': turnId, 'diosc.assistant.id': assistantId });
+    }
+    const steps = children.filter((span) => span.name === 'diosc.model_step');
+    expect(steps.map((span) => span.attributes['diosc.step']).sort()).toEqual([0, 1, 2]);
+    for (const step of steps) {
+      // The AI SDK's own telemetry, nested in the step: streamText, then the provider call.
+      const ai = spans.filter((span) => parentOf(span) === idOf(step));
+      expect(ai.map((span) => span.name)).toEqual(['ai.streamText']);
+      const doStream = spans.filter((span) => parentOf(span) === idOf(ai[0]!));
+      expect(doStream.map((span) => span.name)).toEqual(['ai.streamText.doStream']);
+      expect(doStream[0]!.attributes).toMatchObject({
+        'ai.model.provider': 'scripted',
+        'ai.telemetry.metadata.diosc.turn.id': turnId,
+        'ai.telemetry.metadata.diosc.assistant.id': assistantId,
+      });
+    }
+    const wait = (name: string) => children.find((span) => span.name === name)!;
+    expect(wait('diosc.interrupt_wait').attributes).toMatchObject({
+      'diosc.tool': 'highlight_row',
+      'diosc.wait.outcome': 'answered',
+    });
+    expect(wait('diosc.consensus_wait').attributes).toMatchObject({
+      'diosc.tool': 'item_write',
+      'diosc.wait.outcome': 'approve',
+    });
+    expect(wait('diosc.tool_call').attributes).toMatchObject({
+      'diosc.tool': 'item_write',
+      'diosc.result.code': 'ok',
+    });
+
+    // Ids, names and codes only: no prompt, reply, argument, key or token of the turn.
+    const text = wireText(spans);
+    for (const secret of [
+      VISITOR_TEXT,
+      'Ada',
+      MODEL_TEXT,
+      'Ship it.',
+      'req-traces-1',
+      conversation,
+      server.assistant.publishableKey,
+      client.token!,
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('end a failed turn with its code, and keep a provider’s error text out of the AI SDK’s spans', async () => {
+    const { exporter, tracing } = traced();
+    server = await startHubServer({
+      tracing,
+      script: () => {
+        throw new Error('provider down for Ada Lovelace, key sk-live-0123456789');
+      },
+    });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, { text: VISITOR_TEXT });
+    await stream.until('turn.failed', () => true, 20_000);
+    stream.close();
+    const spans = exporter.getFinishedSpans();
+    const root = spans.find((span) => span.name === 'diosc.turn')!;
+    expect(root.attributes).toMatchObject({
+      'diosc.turn.outcome': 'failed',
+      'diosc.result.code': 'model_failed',
+    });
+    expect(root.status.code).toBe(2);
+    expect(spans.some((span) => span.name.startsWith('ai.streamText'))).toBe(true);
+    const text = wireText(spans);
+    expect(text).not.toContain('Ada');
+    expect(text).not.toContain('sk-live');
+    expect(text).not.toContain('provider down');
+  });
+
+  it('make each /mcp call a span of its function and code', async () => {
+    const { exporter, tracing } = traced();
+    server = await startHubServer({ tracing });
+    const connection = await createConnection(server, [{ collection: 'notes', functions: ['items_list'] }]);
+    const mcp = await connectClient(server, connection.token);
+    await mcp.callTool({ name: 'items_list', arguments: { collection: 'notes' } });
+    await mcp.callTool({ name: 'items_list', arguments: { collection: 'drive' } });
+    await mcp.close();
+    const calls = exporter.getFinishedSpans().filter((span) => span.name === 'diosc.mcp_call');
+    expect(
+      calls.map((span) => [span.attributes['diosc.mcp.function'], span.attributes['diosc.result.code']]),
+    ).toEqual([
+      ['items_list', 'ok'],
+      ['items_list', 'not_granted'],
+    ]);
+    const text = wireText(calls);
+    expect(text).not.toContain(connection.token);
+    expect(text).not.toContain('drive');
+  });
+});
