@@ -25,7 +25,7 @@ export class EmbedPanel extends LitElement {
   declare assistant: AssistantView;
   declare embed: EmbedView | null;
   declare error: string | null;
-  declare copied: 'snippet' | 'esm' | null;
+  declare copied: 'snippet' | 'esm' | 'strictSnippet' | null;
 
   constructor() {
     super();
@@ -47,7 +47,7 @@ export class EmbedPanel extends LitElement {
       });
   }
 
-  async #copy(which: 'snippet' | 'esm'): Promise<void> {
+  async #copy(which: 'snippet' | 'esm' | 'strictSnippet'): Promise<void> {
     if (!this.embed) return;
     try {
       await navigator.clipboard.writeText(this.embed[which]);
@@ -59,7 +59,7 @@ export class EmbedPanel extends LitElement {
     }
   }
 
-  #block(which: 'snippet' | 'esm', heading: string, hint: string) {
+  #block(which: 'snippet' | 'esm' | 'strictSnippet', heading: string, hint: string) {
     const embed = this.embed!;
     return html`<section class="card mt" aria-labelledby=${`${which}-heading`}>
       <div class="row"><h2 id=${`${which}-heading`}>${heading}</h2><span class="spacer"></span>
@@ -85,7 +85,8 @@ export class EmbedPanel extends LitElement {
         <p class="mt"><a class="btn" id="preview-link" href=${embed.previewUrl} target="_blank" rel="noopener">${icons.globe}${t('assistants.embed.preview')}</a></p>
       </section>
       ${this.#block('snippet', t('assistants.embed.snippetHeading'), t('assistants.embed.snippetHint'))}
-      ${this.#block('esm', t('assistants.embed.esmHeading'), t('assistants.embed.esmHint'))}`;
+      ${this.#block('esm', t('assistants.embed.esmHeading'), t('assistants.embed.esmHint'))}
+      ${this.#block('strictSnippet', t('assistants.embed.strictHeading'), t('assistants.embed.strictHint', { policy: embed.strictPolicy }))}`;
   }
 }
 

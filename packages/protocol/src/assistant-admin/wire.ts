@@ -250,6 +250,13 @@ export interface EmbedView {
   snippet: string;
   /** The ES module import, ready to paste. */
   esm: string;
+  /**
+   * For a page whose Content Security Policy allows no inline script: the `<script async>` tag that
+   * starts the kit from its `data-*`, the page's tools going in a file of its own.
+   */
+  strictSnippet: string;
+  /** The policy such a page needs (docs/kit.md): the hub's origin for scripts and calls, Trusted Types. */
+  strictPolicy: string;
   scriptUrl: string;
   moduleUrl: string;
   /** The hub's live preview page for this assistant (owner session required). */

@@ -14,6 +14,11 @@ function initCall(hubUrl: string, publishableKey: string): string {
   return `diosc('init', { hubUrl: ${js(hubUrl)}, publishableKey: ${js(publishableKey)} });`;
 }
 
+/** A value inside an HTML attribute: `&` and `"` escaped, and `<` so it cannot close a tag. */
+function attribute(value: string): string {
+  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+}
+
 /** Commented-out lines for what the page supplies: each declared tool's handler, SPA navigation. */
 function pageHints(record: AssistantRecord): string[] {
   const lines = record.config.browserTools.map(
@@ -34,7 +39,8 @@ export function previewPath(assistantId: string): string {
 
 /**
  * What the owner pastes into their site, as data: the command-queue snippet with its
- * `<script async>` tag, and the ES module import — the publishable key (public by design) filled in.
+ * `<script async>` tag, the ES module import, and for a page with a strict Content Security Policy
+ * the tag alone with the policy it needs — the publishable key (public by design) filled in.
  */
 export function embedView(hubUrl: string, record: AssistantRecord): EmbedView {
   const scriptUrl = `${hubUrl}/kit/diosc-kit.js`;
@@ -51,11 +57,21 @@ export function embedView(hubUrl: string, record: AssistantRecord): EmbedView {
     '',
   ].join('\n');
   const esm = [`import { diosc } from ${js(moduleUrl)};`, '', init, ...hints, ''].join('\n');
+  const strictSnippet = [
+    '<!-- Your own script file: the command-queue line, then your tools -->',
+    '<script src="/assets/assistant-tools.js"></script>',
+    `<script async src="${attribute(scriptUrl)}" data-hub-url="${attribute(hubUrl)}" data-publishable-key="${attribute(record.publishableKey)}"></script>`,
+    '',
+  ].join('\n');
+  const origin = new URL(hubUrl).origin;
+  const strictPolicy = `script-src 'self' ${origin}; connect-src ${origin}; require-trusted-types-for 'script'; trusted-types lit-html diosc-kit`;
   return {
     publishableKey: record.publishableKey,
     hubUrl,
     snippet,
     esm,
+    strictSnippet,
+    strictPolicy,
     scriptUrl,
     moduleUrl,
     previewUrl: previewPath(record.id),

@@ -230,6 +230,8 @@ describeOnDialects('assistant admin: tools preview, MCP check, Sitemap', () => {
       esm: string;
       publishableKey: string;
       previewUrl: string;
+      strictSnippet: string;
+      strictPolicy: string;
     }>(`/${id}/embed`);
     const { publishableKey, snippet, esm } = embed.body;
     expect(snippet).toContain(
@@ -242,6 +244,16 @@ describeOnDialects('assistant admin: tools preview, MCP check, Sitemap', () => {
     expect(snippet).toContain(`// diosc('tool', "highlight_row"`);
     expect(esm).toMatch(new RegExp(`^import \\{ diosc \\} from "${admin.server.url}/kit/diosc-kit\\.mjs";`));
     expect(embed.body.previewUrl).toBe(`/api/owner/assistants/${id}/preview`);
+    // The strict-CSP variant: no inline script at all, the kit started from its tag's data-*.
+    const { strictSnippet, strictPolicy } = embed.body;
+    expect(strictSnippet).toContain(
+      `<script async src="${admin.server.url}/kit/diosc-kit.js" data-hub-url="${admin.server.url}" data-publishable-key="${publishableKey}"></script>`,
+    );
+    expect(strictSnippet).not.toMatch(/<script>/);
+    const origin = new URL(admin.server.url).origin;
+    expect(strictPolicy).toBe(
+      `script-src 'self' ${origin}; connect-src ${origin}; require-trusted-types-for 'script'; trusted-types lit-html diosc-kit`,
+    );
   });
 });
 
