@@ -53,7 +53,7 @@ export async function oursConversation(hub: Child<HubInfo>, turns: number): Prom
 }
 
 /** Resolves once the chat is idle (both of a turn's requests done), or fails after `timeoutMs`. */
-async function settled(chat: AbstractChat<UIMessage>, timeoutMs = 10_000): Promise<void> {
+export async function settled(chat: AbstractChat<UIMessage>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (chat.status !== 'ready' || lastReply(chat) === '') {
     if (chat.status === 'error') throw chat.error;

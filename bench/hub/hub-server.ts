@@ -3,15 +3,16 @@
 // turn). Prints { url, publishableKey } once listening. Started again on the same directory it
 // reuses the store as it is — a restart. Over IPC it answers { type: 'measure' } (its memory after
 // a full GC, so a parent can weigh this process alone), { type: 'counts' } (what the store holds)
-// and { type: 'usage' } (SQL statements run and CPU time used so far).
+// { type: 'usage' } (SQL statements and commits run, and CPU time used, so far), and
+// { type: 'record' } / { type: 'recorded' } (the text of every statement run in between).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { buildApp, ensureOwner, loadConfig, openStore, systemClock } from '@diosc/server';
 import { createScriptedModel } from '@diosc/server/scripted';
-import type { KyselyPlugin } from 'kysely';
 import { roundTripScript } from './fixtures.js';
 import { serveBenchHub } from './serve-bench-hub.js';
+import { sqlCounts, startRecording, stopRecording } from './sql-counter.js';
 
 const ASSISTANT = 'Bench assistant';
 const dir = process.env.HUB_BENCH_DIR!;
@@ -46,19 +47,9 @@ const model: LanguageModelV3 = {
     }
   },
 };
-// Counts the SQL statements the hub runs (Kysely passes each one through its plugins once): the
-// evidence for where a round trip's time goes. A function call per statement; nothing else changes.
-let statements = 0;
-const countStatements: KyselyPlugin = {
-  transformQuery: ({ node }) => {
-    statements++;
-    return node;
-  },
-  transformResult: async ({ result }) => result,
-};
 const app = await buildApp({
   config,
-  store: { ...store, db: store.db.withPlugin(countStatements) },
+  store,
   logger: false,
   hub: { scriptedModels: { bench: model } },
   // This process plays thousands of visitors from one address, several hundred conversations per
@@ -109,9 +100,14 @@ async function measure() {
 }
 
 const requests: Record<string, () => Promise<object>> = {
-  usage: async () => ({ statements, cpu: process.cpuUsage() }),
+  usage: async () => ({ ...sqlCounts(), cpu: process.cpuUsage() }),
   counts,
   measure,
+  record: async () => {
+    startRecording();
+    return {};
+  },
+  recorded: async () => ({ statements: stopRecording() }),
 };
 
 process.on('message', (message: { type?: string }) => {

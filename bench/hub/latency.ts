@@ -15,25 +15,37 @@ export const PER_TURN = 10;
 
 export type HubInfo = { url: string; publishableKey: string };
 
-/** A server's SQL statements (ours only) and CPU microseconds so far, asked for over IPC. */
+/** A server's SQL statements and commits (ours only) and CPU microseconds so far, asked for over IPC. */
 export interface Usage {
   statements: number;
+  commits: number;
   cpuMicros: number;
 }
 type UsageOf = () => Promise<Usage>;
 
 export function usageOf(child: Child<unknown>): UsageOf {
   return async () => {
-    const { statements, cpu } = await child.ask<{ statements?: number; cpu: NodeJS.CpuUsage }>({
-      type: 'usage',
-    });
-    return { statements: statements ?? 0, cpuMicros: cpu.user + cpu.system };
+    const { statements, commits, cpu } = await child.ask<{
+      statements?: number;
+      commits?: number;
+      cpu: NodeJS.CpuUsage;
+    }>({ type: 'usage' });
+    return { statements: statements ?? 0, commits: commits ?? 0, cpuMicros: cpu.user + cpu.system };
   };
 }
 
-const minus = (a: Usage, b: Usage): Usage => ({
+export const NO_USAGE: Usage = { statements: 0, commits: 0, cpuMicros: 0 };
+
+export const minus = (a: Usage, b: Usage): Usage => ({
   statements: a.statements - b.statements,
+  commits: a.commits - b.commits,
   cpuMicros: a.cpuMicros - b.cpuMicros,
+});
+
+export const plus = (a: Usage, b: Usage): Usage => ({
+  statements: a.statements + b.statements,
+  commits: a.commits + b.commits,
+  cpuMicros: a.cpuMicros + b.cpuMicros,
 });
 
 /**
@@ -45,7 +57,7 @@ export async function oursBlock(client: HubClient, usage: UsageOf): Promise<[num
   const stream = client.stream(conversation);
   await stream.ready;
   const samples: number[] = [];
-  let used: Usage = { statements: 0, cpuMicros: 0 };
+  let used: Usage = NO_USAGE;
   try {
     await client.send(conversation, { text: userText(1), registry: REGISTRY });
     let asked = await stream.next('interrupt', 0);
@@ -104,13 +116,42 @@ async function bareBlock(
   return [samples, minus(await usage(), before)];
 }
 
+/** The statements of one round trip, the second of a turn (answer → next interrupt streamed). */
+async function recordRoundTrip(client: HubClient, hub: Child<HubInfo>): Promise<string[]> {
+  const conversation = await client.conversation();
+  const stream = client.stream(conversation);
+  await stream.ready;
+  try {
+    await client.send(conversation, { text: userText(1), registry: REGISTRY });
+    let asked = await stream.next('interrupt', 0);
+    await client.answer(interruptOf(asked.event.data).id, { result: RESULT });
+    asked = await stream.next('interrupt', asked.index + 1);
+    await hub.ask({ type: 'record' });
+    await client.answer(interruptOf(asked.event.data).id, { result: RESULT });
+    asked = await stream.next('interrupt', asked.index + 1);
+    const { statements } = await hub.ask<{ statements: string[] }>({ type: 'recorded' });
+    // The turn's last round trips end it, so the conversation is left as the others are.
+    for (let left = PER_TURN - 2; left >= 0; left--) {
+      await client.answer(interruptOf(asked.event.data).id, { result: RESULT });
+      asked = await stream.next(left === 0 ? 'turn.done' : 'interrupt', asked.index + 1);
+    }
+    return statements;
+  } finally {
+    stream.close();
+  }
+}
+
 export interface LatencyResult {
   ours: Percentiles;
   bare: Percentiles;
   /** ours − bare at each percentile: what the hub adds. */
   added: { p50: number; p95: number; p99: number };
-  /** SQL statements the hub runs per round trip (mean over the measured ones). */
+  /** SQL statements the hub runs per round trip (mean over the measured ones), at the driver. */
   statementsPerRoundTrip: number;
+  /** Commits per round trip: transactions committed and writes run outside one. */
+  commitsPerRoundTrip: number;
+  /** The statements of one round trip after the warm-up, in the order the hub ran them. */
+  oneRoundTrip: string[];
   /** Server CPU time per round trip (user + system, ms): less sensitive to a busy machine. */
   cpuMsPerRoundTrip: { ours: number; bare: number };
 }
@@ -127,15 +168,12 @@ export async function measureLatency(
   const blocks = Math.max(1, Math.ceil(roundTrips / PER_TURN));
   const ours: number[] = [];
   const bare: number[] = [];
-  let oursUsed: Usage = { statements: 0, cpuMicros: 0 };
+  let oursUsed: Usage = NO_USAGE;
   let bareCpu = 0;
   const runOurs = async () => {
     const [samples, used] = await oursBlock(client, oursUsage);
     ours.push(...samples);
-    oursUsed = {
-      statements: oursUsed.statements + used.statements,
-      cpuMicros: oursUsed.cpuMicros + used.cpuMicros,
-    };
+    oursUsed = plus(oursUsed, used);
   };
   const runBare = async () => {
     const [samples, used] = await bareBlock(echo.info.url, client.headers, bareUsage);
@@ -147,9 +185,10 @@ export async function measureLatency(
     await runOurs();
     await runBare();
   }
+  const oneRoundTrip = await recordRoundTrip(client, hub);
   ours.length = 0;
   bare.length = 0;
-  oursUsed = { statements: 0, cpuMicros: 0 };
+  oursUsed = NO_USAGE;
   bareCpu = 0;
   for (let block = 0; block < blocks; block++) {
     for (const run of block % 2 === 0 ? [runOurs, runBare] : [runBare, runOurs]) await run();
@@ -161,6 +200,8 @@ export async function measureLatency(
     bare: b,
     added: { p50: o.p50 - b.p50, p95: o.p95 - b.p95, p99: o.p99 - b.p99 },
     statementsPerRoundTrip: oursUsed.statements / ours.length,
+    commitsPerRoundTrip: oursUsed.commits / ours.length,
+    oneRoundTrip,
     cpuMsPerRoundTrip: { ours: oursUsed.cpuMicros / 1000 / ours.length, bare: bareCpu / 1000 / bare.length },
   };
 }

@@ -1,7 +1,9 @@
-// The hub benchmark's report: the goals of issue 11 judged against the numbers, and the markdown.
+// The hub benchmark's report: the goals of issues 11 and 28 judged against the numbers, and the
+// markdown.
 import type { TurnBytes } from './bytes.js';
 import { type LatencyResult, PER_TURN } from './latency.js';
 import type { MemoryResult } from './memory.js';
+import type { StepCostResult } from './step-cost.js';
 
 export interface HubReport {
   benchmark: string;
@@ -15,6 +17,7 @@ export interface HubReport {
   };
   latency: LatencyResult;
   memory: MemoryResult;
+  stepCost: StepCostResult;
 }
 
 export interface Goal {
@@ -27,6 +30,12 @@ const BYTES_GOAL = 400;
 const ADDED_P50_GOAL_MS = 5;
 const PER_TURN_GOAL_BYTES = 5 * 1024;
 const IDLE_STREAMS_GOAL_SHARE = 0.02;
+const STATEMENTS_GOAL = 12;
+const COMMITS_GOAL = 3;
+const SLOPE_GOAL_MS = 0.05;
+const ROUND_TRIP_GOAL_RATIO = 1.3;
+const CHAT_TURN_GOAL_RATIO = 1.5;
+const THROUGHPUT_GOAL_RATIO = 0.7;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -65,6 +74,44 @@ export function goals(report: HubReport): Goal[] {
       goal: `${memory.streams.toLocaleString('en')} idle event streams ≤ ${share(IDLE_STREAMS_GOAL_SHARE)} of a core (issue 28)`,
       measured: `${share(memory.idle.ours.cpuShare)} of a core, ${memory.idle.ours.statements} SQL statements in ${memory.idle.ours.seconds.toFixed(0)} s (bare echo holding as many: ${share(memory.idle.bare.cpuShare)})`,
       met: memory.idle.ours.cpuShare <= IDLE_STREAMS_GOAL_SHARE,
+    },
+    ...stepGoals(report),
+  ];
+}
+
+/** Issue 28's cost goals, each against the baseline of the same run. */
+function stepGoals(report: HubReport): Goal[] {
+  const { statementsPerRoundTrip, commitsPerRoundTrip } = report.latency;
+  const { ours, baseline } = report.stepCost;
+  const first = (side: typeof ours) => side.windows[0]!.cpuMs;
+  const roundTripRatio = first(ours) / first(baseline);
+  const chatRatio = ours.chatTurnMs / baseline.chatTurnMs;
+  const throughputRatio = ours.turnsPerSecond / baseline.turnsPerSecond;
+  return [
+    {
+      goal: `≤ ${STATEMENTS_GOAL} SQL statements and ≤ ${COMMITS_GOAL} commits per browser round trip (issue 28)`,
+      measured: `${statementsPerRoundTrip.toFixed(1)} statements, ${commitsPerRoundTrip.toFixed(1)} commits`,
+      met: statementsPerRoundTrip <= STATEMENTS_GOAL && commitsPerRoundTrip <= COMMITS_GOAL,
+    },
+    {
+      goal: `slope of server CPU per round-trip turn against history ≤ ${SLOPE_GOAL_MS} ms per turn (issue 28)`,
+      measured: `${ours.slopeMs.toFixed(3)} ms per turn (AI SDK route: ${baseline.slopeMs.toFixed(3)})`,
+      met: ours.slopeMs <= SLOPE_GOAL_MS,
+    },
+    {
+      goal: `server CPU per turn of one browser round trip ≤ ${ROUND_TRIP_GOAL_RATIO}× the no-persistence baseline (issue 28)`,
+      measured: `${roundTripRatio.toFixed(2)}× (${ms(first(ours))} vs ${ms(first(baseline))} ms, turns 1–5)`,
+      met: roundTripRatio <= ROUND_TRIP_GOAL_RATIO,
+    },
+    {
+      goal: `server CPU per chat turn ≤ ${CHAT_TURN_GOAL_RATIO}× the baseline (issue 28)`,
+      measured: `${chatRatio.toFixed(2)}× (${ms(ours.chatTurnMs)} vs ${ms(baseline.chatTurnMs)} ms)`,
+      met: chatRatio <= CHAT_TURN_GOAL_RATIO,
+    },
+    {
+      goal: `peak round-trip turns per second ≥ ${THROUGHPUT_GOAL_RATIO}× the baseline's (issue 28)`,
+      measured: `${throughputRatio.toFixed(2)}× (${ours.turnsPerSecond.toFixed(1)} vs ${baseline.turnsPerSecond.toFixed(1)} per s, ${report.stepCost.concurrency} conversations at once)`,
+      met: throughputRatio >= THROUGHPUT_GOAL_RATIO,
     },
   ];
 }
@@ -145,7 +192,26 @@ function latencySection(report: HubReport): string[] {
     `| **added (ours − bare)** | **${ms(added.p50)}** | ${ms(added.p95)} | ${ms(added.p99)} | ${ms(ours.mean - bare.mean)} | |`,
     `| ours / bare | ${(ours.p50 / bare.p50).toFixed(1)}× | ${(ours.p95 / bare.p95).toFixed(1)}× | ${(ours.p99 / bare.p99).toFixed(1)}× | ${(ours.mean / bare.mean).toFixed(1)}× | |`,
     '',
-    `Server CPU time per round trip (user + system, read from each server process between blocks): ours ${ms(cpuMsPerRoundTrip.ours)} ms, bare ${ms(cpuMsPerRoundTrip.bare)} ms (${(cpuMsPerRoundTrip.ours / cpuMsPerRoundTrip.bare).toFixed(1)}×) — less sensitive to a busy machine than wall time. The hub ran ${statementsPerRoundTrip.toFixed(1)} SQL statements per round trip (counted through a Kysely plugin in the benchmark's server).`,
+    `Server CPU time per round trip (user + system, read from each server process between blocks): ours ${ms(cpuMsPerRoundTrip.ours)} ms, bare ${ms(cpuMsPerRoundTrip.bare)} ms (${(cpuMsPerRoundTrip.ours / cpuMsPerRoundTrip.bare).toFixed(1)}×) — less sensitive to a busy machine than wall time. The hub ran ${statementsPerRoundTrip.toFixed(1)} SQL statements and ${report.latency.commitsPerRoundTrip.toFixed(1)} commits per round trip (counted at the driver in the benchmark's server: every statement on the writer and the read-only connection, Kysely's and the prepared reads alike; a commit is a transaction's \`commit\` or a write outside a transaction).`,
+    '',
+    ...roundTripStatements(report.latency.oneRoundTrip),
+  ];
+}
+
+/** One round trip's statements, each distinct text once with how often it ran, in first-run order. */
+function roundTripStatements(statements: string[]): string[] {
+  const times = new Map<string, number>();
+  for (const statement of statements) times.set(statement, (times.get(statement) ?? 0) + 1);
+  const cell = (text: string) =>
+    `\`${text.length > 140 ? `${text.slice(0, 140)}…` : text}\``.replaceAll('|', '\\|');
+  return [
+    `<details><summary>The ${statements.length} statements of one round trip (transaction control included), each text once</summary>`,
+    '',
+    '| times | statement |',
+    '|---:|---|',
+    ...[...times].map(([text, count]) => `| ${count} | ${cell(text)} |`),
+    '',
+    '</details>',
     '',
   ];
 }
@@ -187,6 +253,27 @@ function memorySection(report: HubReport): string[] {
   ];
 }
 
+function stepCostSection(report: HubReport): string[] {
+  const { ours, baseline, concurrency } = report.stepCost;
+  const longest = ours.turns.length;
+  return [
+    '## 4. Cost per step as the history grows, against the no-persistence baseline',
+    '',
+    `**Baseline**: the AI SDK's own stateless chat route (\`streamText\` over the history the client re-sends, streamed back as a UI message stream, no store) on the same scripted model, driven by its own chat client. A turn is one user message, one \`read_page\` round trip and the reply; server CPU (user + system) is read from each server process before and after every turn of one ${longest}-turn conversation.`,
+    '',
+    '| turns | ours (ms CPU per turn) | baseline (ms) | ours / baseline |',
+    '|---|---:|---:|---:|',
+    ...ours.windows.map((window, index) => {
+      const theirs = baseline.windows[index]!;
+      return `| ${window.from}–${window.to} | ${ms(window.cpuMs)} | ${ms(theirs.cpuMs)} | ${(window.cpuMs / theirs.cpuMs).toFixed(2)}× |`;
+    }),
+    `| slope (least squares over all ${longest} turns, ms per turn) | ${ours.slopeMs.toFixed(3)} | ${baseline.slopeMs.toFixed(3)} | |`,
+    '',
+    `A chat turn (message → reply, no tool) on a fresh conversation, median: ours ${ms(ours.chatTurnMs)} ms, baseline ${ms(baseline.chatTurnMs)} ms (${(ours.chatTurnMs / baseline.chatTurnMs).toFixed(2)}×). Peak throughput with ${concurrency} conversations at once, each turn one round trip: ours ${ours.turnsPerSecond.toFixed(1)} turns/s, baseline ${baseline.turnsPerSecond.toFixed(1)} turns/s (the load generator shares the machine with both).`,
+    '',
+  ];
+}
+
 export function renderMarkdown(report: HubReport): string {
   const { machine } = report;
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
@@ -202,5 +289,6 @@ export function renderMarkdown(report: HubReport): string {
     ...bytesSection(report),
     ...latencySection(report),
     ...memorySection(report),
+    ...stepCostSection(report),
   ].join('\n');
 }

@@ -4,6 +4,8 @@
 //   1. bytes upstream per browser-tool result — ours vs the AI SDK's chat client (1, 10, 60 turns)
 //   2. added latency per browser-tool round trip — ours vs a bare HTTP POST + SSE echo
 //   3. memory of N turns waiting on interrupts (10,000) — vs the same process with N conversations
+//   4. server CPU per step as the history grows (1, 50, 150 turns), per chat turn, and peak turns/s
+//      — vs the AI SDK's stateless chat route (issue 28)
 // BENCH_DURATION (seconds, default 10) scales the round trips (50 per second) and the resumed
 // sample (100 per second); BENCH_HUB_TURNS overrides the 10,000 waiting turns for quick runs.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { RESULT_BYTES } from './fixtures.js';
 import { measureLatency } from './latency.js';
 import { measureMemory } from './memory.js';
 import { goals, type HubReport, renderMarkdown } from './report.js';
+import { measureStepCost } from './step-cost.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const ROUND_TRIPS = Math.max(100, Math.round(50 * DURATION_S));
@@ -67,17 +70,40 @@ async function latency(): Promise<HubReport['latency']> {
   }
 }
 
+async function stepCost(): Promise<HubReport['stepCost']> {
+  const dir = mkdtempSync(join(tmpdir(), 'diosc-bench-hub-'));
+  const chatDir = mkdtempSync(join(tmpdir(), 'diosc-bench-hub-'));
+  const servers = await Promise.all([
+    startChild<HubInfo>(hubServer, { HUB_BENCH_DIR: dir, HUB_BENCH_CALLS: '1' }),
+    startChild<HubInfo>(hubServer, { HUB_BENCH_DIR: chatDir, HUB_BENCH_CALLS: '0' }),
+    startChild<{ url: string }>('bench/hub/sdk-chat-server.ts', { SDK_BENCH_CALLS: '1' }),
+    startChild<{ url: string }>('bench/hub/sdk-chat-server.ts', { SDK_BENCH_CALLS: '0' }),
+  ]);
+  const [hub, chatHub, sdk, chatSdk] = servers;
+  try {
+    const result = await measureStepCost({ hub, chatHub, sdk, chatSdk }, Math.max(20, 4 * DURATION_S));
+    console.log(
+      `step cost · slope ours ${result.ours.slopeMs.toFixed(3)} ms/turn, AI SDK ${result.baseline.slopeMs.toFixed(3)}; chat turn ${result.ours.chatTurnMs.toFixed(2)} vs ${result.baseline.chatTurnMs.toFixed(2)} ms`,
+    );
+    return result;
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    for (const path of [dir, chatDir]) rmSync(path, { recursive: true, force: true });
+  }
+}
+
 const startedAt = new Date();
 const loadBefore = loadavg();
 const bytes = await bytesUpstream();
 const latencyResult = await latency();
+const stepCostResult = await stepCost();
 const memory = await measureMemory(WAITING_TURNS, OPEN_STREAMS, RESUME_SAMPLE);
 console.log(
   `memory · ${(memory.perTurn.heapUsed / 1024).toFixed(2)} KB heap per waiting turn; resumed ${memory.resumed.finished}/${memory.resumed.live + memory.resumed.afterRestart}`,
 );
 
 const report: HubReport = {
-  benchmark: 'hub: bytes upstream, round-trip latency, memory of waiting turns',
+  benchmark: 'hub: bytes upstream, round-trip latency, memory of waiting turns, cost per step',
   at: startedAt.toISOString(),
   seconds: (Date.now() - startedAt.getTime()) / 1000,
   machine: {
@@ -89,6 +115,7 @@ const report: HubReport = {
   bytes,
   latency: latencyResult,
   memory,
+  stepCost: stepCostResult,
 };
 const markdown = renderMarkdown(report);
 const dir = join(root, 'test-results/bench');

@@ -1,14 +1,31 @@
 // The baseline for the upstream bytes: the AI SDK's own chat route, as its docs write it — a
 // stateless `streamText` over whatever messages the client sends, streamed back as a UI message
 // stream — with `read_page` as a client-side tool (no `execute`) and the same scripted model as
-// our hub. Plain node:http. Prints { url }.
+// our hub. Plain node:http. Prints { url }. Also the no-persistence baseline of the step-cost
+// measurement: SDK_BENCH_CALLS browser round trips per turn (1 by default; 0 is a chat turn), and
+// over IPC { type: 'usage' } answers the CPU time this process has used so far.
 import { createServer } from 'node:http';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { createScriptedModel } from '@diosc/server/scripted';
 import { BUILT_IN_BROWSER_TOOLS } from '@diosc/server/testing';
 import { convertToModelMessages, jsonSchema, streamText, tool, type UIMessage } from 'ai';
 import { roundTripScript, TOOL } from './fixtures.js';
 
-const model = createScriptedModel(roundTripScript(1), { modelId: 'scripted-bench' });
+const scripted = createScriptedModel(roundTripScript(Number(process.env.SDK_BENCH_CALLS ?? 1)), {
+  modelId: 'scripted-bench',
+});
+// As in hub-server.ts: the scripted model's record of every prompt is the test double's, not the
+// route's, so it is emptied after each call.
+const model: LanguageModelV3 = {
+  ...scripted,
+  async doStream(options) {
+    try {
+      return await scripted.doStream(options);
+    } finally {
+      scripted.calls.length = 0;
+    }
+  },
+};
 const readPage = BUILT_IN_BROWSER_TOOLS.find((candidate) => candidate.name === TOOL)!;
 const tools = {
   [TOOL]: tool({
@@ -42,6 +59,9 @@ http.listen(0, '127.0.0.1', () => {
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}/api/chat` })}\n`);
+});
+process.on('message', (message: { type?: string }) => {
+  if (message.type === 'usage') process.send?.({ type: 'usage', cpu: process.cpuUsage() });
 });
 process.on('SIGTERM', () => {
   http.closeAllConnections();
