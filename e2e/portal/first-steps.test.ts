@@ -166,7 +166,7 @@ describe('first steps on a server whose operator kept browser tools off', () => 
   let h: PortalHarness;
   const errors: string[] = [];
   beforeAll(async () => {
-    h = await startPortal({ webmcp: true, server: { config: { browserTools: false } } });
+    h = await startPortal({ webmcp: true, server: { config: { browserAccess: false } } });
     h.page.on('console', (line) => {
       if (line.type() === 'error') errors.push(line.text());
     });

@@ -15,7 +15,7 @@ for (const webmcp of [true, false]) {
     let agent: Agent;
 
     beforeAll(async () => {
-      h = await startPortal({ webmcp, server: { config: { browserTools: false } } });
+      h = await startPortal({ webmcp, server: { config: { browserAccess: false } } });
       await signIn(h.page, h.server.url, '/automation-hub');
       agent = await attachAgent(h.page);
     });

@@ -462,7 +462,7 @@ describe('native WebMCP in Debian Chromium', () => {
       const script = await bundleTestPage();
       const gated = await startTestServer({
         realClock: true,
-        config: { browserTools: false },
+        config: { browserAccess: false },
         configure: (app) => addTestPage(app, script),
       });
       const other = await browser.newPage();

@@ -29,11 +29,13 @@ export interface ServerConfig {
   /** A JSON or YAML file of assistants to create or update at start (kept in git by an operator). */
   assistantsFile: string | undefined;
   /**
-   * The release gate of browser tools (`DIOSC_BROWSER_TOOLS=on|off`): on by default in
-   * development, off by default when `NODE_ENV=production` — the browser adapter is provisional
-   * and waits for independent review before it ships on by default (docs/security-model.md).
+   * The release gate of browser access — the account catalog offered to the owner's browser and
+   * to in-browser agents through WebMCP (`DIOSC_BROWSER_TOOLS=on|off`, `browserAccess` in a config
+   * file): on by default in development, off by default when `NODE_ENV=production` — the browser
+   * adapter is provisional and waits for independent review before it ships on by default
+   * (docs/security-model.md). Not an assistant's `browserTools`, the page tools it may call.
    */
-  browserTools: boolean;
+  browserAccess: boolean;
   /**
    * Prometheus metrics at `/metrics` (off unless one of the two is set). A bearer token (at least
    * 32 characters) the scraper sends; with `metricsPort` too it is asked there as well.
@@ -70,7 +72,7 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_KIT_DIR: 'kitDir',
   DIOSC_SECRET_KEY: 'secretKey',
   DIOSC_ASSISTANTS: 'assistantsFile',
-  DIOSC_BROWSER_TOOLS: 'browserTools',
+  DIOSC_BROWSER_TOOLS: 'browserAccess',
   DIOSC_METRICS_TOKEN: 'metricsToken',
   DIOSC_METRICS_PORT: 'metricsPort',
   DIOSC_METRICS_HOST: 'metricsHost',
@@ -78,7 +80,7 @@ const ENV: Record<string, keyof ServerConfig> = {
 };
 
 /** `on`/`off` (or a JSON boolean from the file); unset means on, except in production. */
-function browserToolsSetting(value: unknown, env: NodeJS.ProcessEnv): boolean {
+function browserAccessSetting(value: unknown, env: NodeJS.ProcessEnv): boolean {
   if (value === undefined) return env.NODE_ENV !== 'production';
   if (value === true || value === 'on') return true;
   if (value === false || value === 'off') return false;
@@ -155,7 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     secretKey: merged.secretKey === undefined ? undefined : String(merged.secretKey),
     assistantsFile:
       merged.assistantsFile === undefined ? undefined : resolve(cwd, String(merged.assistantsFile)),
-    browserTools: browserToolsSetting(merged.browserTools, env),
+    browserAccess: browserAccessSetting(merged.browserAccess, env),
     metricsToken: metricsTokenSetting(merged.metricsToken),
     metricsPort: metricsPortSetting(merged.metricsPort),
     metricsHost: String(merged.metricsHost ?? '127.0.0.1'),

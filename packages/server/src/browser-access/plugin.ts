@@ -19,7 +19,7 @@ export const browserAccessPlugin: FastifyPluginAsync = async (app) => {
   const ctx = app.diosc;
   // The release gate: every route stays (so it answers a stable code rather than 404) but refuses,
   // after the owner plugin's session and CSRF checks. Nothing can be enabled, listed or called.
-  if (!ctx.config.browserTools) {
+  if (!ctx.config.browserAccess) {
     app.addHook('preHandler', async () => {
       throw new DioscError('feature_disabled');
     });

@@ -88,7 +88,7 @@ export function registerSessionRoutes(app: FastifyInstance): void {
       { id: account.id, email: account.email, displayName: account.display_name },
       session,
       session.generation,
-      config.browserTools,
+      config.browserAccess,
     );
   });
 
@@ -98,7 +98,7 @@ export function registerSessionRoutes(app: FastifyInstance): void {
       { id: owner.accountId, email: owner.email, displayName: owner.displayName },
       owner.session,
       await sessions.generationOf(owner.accountId),
-      config.browserTools,
+      config.browserAccess,
     );
   });
 
@@ -114,7 +114,7 @@ export function registerSessionRoutes(app: FastifyInstance): void {
           { id: owner.accountId, email: owner.email, displayName: owner.displayName },
           owner.session,
           generation,
-          config.browserTools,
+          config.browserAccess,
         ),
       };
     } catch (error) {

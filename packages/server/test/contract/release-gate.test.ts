@@ -17,7 +17,7 @@ import { accountRows } from './rows.js';
 
 describe('DIOSC_BROWSER_TOOLS', () => {
   it('is on by default in development, off when NODE_ENV=production unless explicitly on', () => {
-    const gate = (env: Record<string, string>) => loadConfig(env, tmpdir()).browserTools;
+    const gate = (env: Record<string, string>) => loadConfig(env, tmpdir()).browserAccess;
     expect(gate({})).toBe(true);
     expect(gate({ NODE_ENV: 'development' })).toBe(true);
     expect(gate({ NODE_ENV: 'test' })).toBe(true);
@@ -32,11 +32,11 @@ describe('DIOSC_BROWSER_TOOLS', () => {
     const dir = mkdtempSync(join(tmpdir(), 'diosc-gate-'));
     try {
       const file = join(dir, 'config.json');
-      writeFileSync(file, JSON.stringify({ browserTools: true }));
-      expect(loadConfig({ DIOSC_CONFIG: file, NODE_ENV: 'production' }, dir).browserTools).toBe(true);
-      expect(loadConfig({ DIOSC_CONFIG: file, DIOSC_BROWSER_TOOLS: 'off' }, dir).browserTools).toBe(false);
-      writeFileSync(file, JSON.stringify({ browserTools: false }));
-      expect(loadConfig({ DIOSC_CONFIG: file }, dir).browserTools).toBe(false);
+      writeFileSync(file, JSON.stringify({ browserAccess: true }));
+      expect(loadConfig({ DIOSC_CONFIG: file, NODE_ENV: 'production' }, dir).browserAccess).toBe(true);
+      expect(loadConfig({ DIOSC_CONFIG: file, DIOSC_BROWSER_TOOLS: 'off' }, dir).browserAccess).toBe(false);
+      writeFileSync(file, JSON.stringify({ browserAccess: false }));
+      expect(loadConfig({ DIOSC_CONFIG: file }, dir).browserAccess).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -48,7 +48,7 @@ describe.each(DIALECTS)('release gate off ($name)', (dialect) => {
   afterEach(() => server?.close());
 
   it('answers feature_disabled on every browser-access endpoint and stores nothing', async () => {
-    server = await startTestServer({ dialect, config: { browserTools: false } });
+    server = await startTestServer({ dialect, config: { browserAccess: false } });
     const owner = await signIn(server.url);
     const browser = browserClient(server.url, owner);
     const before = await accountRows(server);
@@ -89,7 +89,7 @@ describe.each(DIALECTS)('release gate off ($name)', (dialect) => {
   });
 
   it('leaves HTTP MCP, Connected apps and the owner’s own calls as they are', async () => {
-    server = await startTestServer({ dialect, config: { browserTools: false } });
+    server = await startTestServer({ dialect, config: { browserAccess: false } });
     const owner = await signIn(server.url);
     const created = await callJson<{ token: string; connection: { id: string } }>(
       server.url,
