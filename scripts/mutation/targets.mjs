@@ -53,7 +53,7 @@ export const TARGETS = [
   {
     name: 'hub-visitors',
     mutate: ['packages/server/src/hub/visitors/**/*.ts'],
-    tests: hubSuites('visitors', 'visitor-caps', 'guards/visitor-credentials'),
+    tests: hubSuites('visitors', 'visitor-caps', 'guards/visitor-credentials', 'hostile-input'),
     goal: 85,
   },
   {

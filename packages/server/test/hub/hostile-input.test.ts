@@ -1,6 +1,6 @@
 import { HUB_BODY_SCHEMAS } from '@diosc/protocol';
 import { afterEach, expect, it } from 'vitest';
-import { updateAssistant } from '../../src/hub/assistants/assistant-admin.js';
+import { deleteAssistant, updateAssistant } from '../../src/hub/assistants/assistant-admin.js';
 import { callJson, signIn } from '../owner/owner-client.js';
 import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';
@@ -146,6 +146,11 @@ describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
     expect([foreign.status, code(foreign.body)]).toEqual([403, 'origin_not_allowed']);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     expect(await rowCounts(server.store)).toEqual(before);
+
+    // Deleted while the widget is open: its sessions go with it, so the token reaches nothing.
+    await deleteAssistant(server.app.diosc, server.accountId, server.assistant.id);
+    const gone = await client.request('GET', '/assistant');
+    expect([gone.status, code(gone.body)]).toEqual([401, 'unauthenticated']);
   });
 
   it('answers every form of OPTIONS on every route family in the error shape, or as a real preflight', async () => {
