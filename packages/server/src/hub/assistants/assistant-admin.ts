@@ -1,6 +1,7 @@
 import { DioscError } from '@diosc/protocol';
 import { validateGrant } from '../../connections/grant.js';
 import type { DioscContext } from '../../context.js';
+import { hubOf } from '../hub-of.js';
 import type { AssistantRecord, SecretsPatch } from './assistants.js';
 
 /**
@@ -14,7 +15,7 @@ export async function createAssistant(
   input: unknown,
   secrets?: SecretsPatch,
 ): Promise<AssistantRecord> {
-  const hub = requireHub(diosc);
+  const hub = hubOf(diosc);
   if (hasAccount(input)) await checkAccountGrant(diosc, accountId, input);
   const record = await hub.assistants.create(accountId, input, secrets);
   return linkAccountGrant(diosc, record);
@@ -27,7 +28,7 @@ export async function updateAssistant(
   input: unknown,
   secrets?: SecretsPatch,
 ): Promise<AssistantRecord> {
-  const hub = requireHub(diosc);
+  const hub = hubOf(diosc);
   if (hasAccount(input)) await checkAccountGrant(diosc, accountId, input);
   const before = await hub.assistants.show(accountId, idOrName);
   const record = await hub.assistants.update(accountId, idOrName, input, secrets);
@@ -44,7 +45,7 @@ export async function deleteAssistant(
   accountId: string,
   idOrName: string,
 ): Promise<string> {
-  const hub = requireHub(diosc);
+  const hub = hubOf(diosc);
   const record = await hub.assistants.show(accountId, idOrName);
   await hub.assistants.remove(accountId, record.id);
   const connectionId = record.config.serverTools.account?.connectionId;
@@ -91,7 +92,7 @@ async function linkAccountGrant(diosc: DioscContext, record: AssistantRecord): P
     grant,
     provenance: 'assistant',
   });
-  await requireHub(diosc).assistants.setAccountConnection(record.id, connection.id);
+  await hubOf(diosc).assistants.setAccountConnection(record.id, connection.id);
   return {
     ...record,
     config: {
@@ -99,9 +100,4 @@ async function linkAccountGrant(diosc: DioscContext, record: AssistantRecord): P
       serverTools: { ...record.config.serverTools, account: { grant, connectionId: connection.id } },
     },
   };
-}
-
-function requireHub(diosc: DioscContext) {
-  if (!diosc.hub) throw new Error('The hub plugin is not registered.');
-  return diosc.hub.services;
 }
