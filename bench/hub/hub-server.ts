@@ -7,9 +7,8 @@
 // { type: 'record' } / { type: 'recorded' } (the text of every statement run in between).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { buildApp, ensureOwner, loadConfig, openStore, systemClock } from '@diosc/server';
-import { createScriptedModel } from '@diosc/server/scripted';
+import { benchModel } from './bench-model.js';
 import { roundTripScript } from './fixtures.js';
 import { serveBenchHub } from './serve-bench-hub.js';
 import { sqlCounts, startRecording, stopRecording } from './sql-counter.js';
@@ -31,22 +30,7 @@ const config = loadConfig(
 );
 const store = await openStore({ sqlitePath });
 const { accountId } = await ensureOwner(store, config, systemClock);
-const scripted = createScriptedModel(roundTripScript(Number(process.env.HUB_BENCH_CALLS ?? 1)), {
-  modelId: 'scripted-bench',
-});
-// The scripted model records every call's prompt for tests to read; over 10,000 turns that log
-// alone is ~1.3 KB a turn (measured with heap snapshots), which is the test double's, not the
-// hub's. So it is emptied after each call. (The demo model is built afresh per step: no such log.)
-const model: LanguageModelV3 = {
-  ...scripted,
-  async doStream(options) {
-    try {
-      return await scripted.doStream(options);
-    } finally {
-      scripted.calls.length = 0;
-    }
-  },
-};
+const model = benchModel(roundTripScript(Number(process.env.HUB_BENCH_CALLS ?? 1)), 'scripted-bench');
 const app = await buildApp({
   config,
   store,

@@ -5,27 +5,12 @@
 // measurement: SDK_BENCH_CALLS browser round trips per turn (1 by default; 0 is a chat turn), and
 // over IPC { type: 'usage' } answers the CPU time this process has used so far.
 import { createServer } from 'node:http';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { createScriptedModel } from '@diosc/server/scripted';
 import { BUILT_IN_BROWSER_TOOLS } from '@diosc/server/testing';
 import { convertToModelMessages, jsonSchema, streamText, tool, type UIMessage } from 'ai';
+import { benchModel } from './bench-model.js';
 import { roundTripScript, TOOL } from './fixtures.js';
 
-const scripted = createScriptedModel(roundTripScript(Number(process.env.SDK_BENCH_CALLS ?? 1)), {
-  modelId: 'scripted-bench',
-});
-// As in hub-server.ts: the scripted model's record of every prompt is the test double's, not the
-// route's, so it is emptied after each call.
-const model: LanguageModelV3 = {
-  ...scripted,
-  async doStream(options) {
-    try {
-      return await scripted.doStream(options);
-    } finally {
-      scripted.calls.length = 0;
-    }
-  },
-};
+const model = benchModel(roundTripScript(Number(process.env.SDK_BENCH_CALLS ?? 1)), 'scripted-bench');
 const readPage = BUILT_IN_BROWSER_TOOLS.find((candidate) => candidate.name === TOOL)!;
 const tools = {
   [TOOL]: tool({

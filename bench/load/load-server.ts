@@ -4,9 +4,8 @@
 // load-app.ts. Prints the LoadTarget once listening; SIGTERM closes it.
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { buildApp, ensureOwner, loadConfig, openStore, systemClock } from '@diosc/server';
-import { createScriptedModel } from '@diosc/server/scripted';
+import { benchModel } from '../hub/bench-model.js';
 import { loadScript, prepareLoadApp } from './load-app.js';
 
 const dir = process.env.LOAD_DIR!;
@@ -31,19 +30,7 @@ const config = loadConfig(
 );
 const store = await openStore({ databaseUrl, sqlitePath: join(dir, 'diosc.sqlite') });
 const { accountId, email } = await ensureOwner(store, config, systemClock);
-const scripted = createScriptedModel(loadScript, { modelId: 'scripted-load' });
-// The scripted model keeps every prompt for tests to read; over a soak that log is the double's
-// memory, not the hub's, so it is emptied after each call.
-const model: LanguageModelV3 = {
-  ...scripted,
-  async doStream(options) {
-    try {
-      return await scripted.doStream(options);
-    } finally {
-      scripted.calls.length = 0;
-    }
-  },
-};
+const model = benchModel(loadScript, 'scripted-load');
 const app = await buildApp({
   config,
   store,

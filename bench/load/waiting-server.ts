@@ -2,9 +2,8 @@
 // directory (WAITING_DIR: the secret key that seals assistant secrets). The first creates the owner
 // and the assistant; the second finds them. One browser round trip per turn (the hub bench's
 // script). Prints { url, publishableKey }; over IPC answers { type: 'counts' }; SIGTERM stops it.
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { buildApp, ensureOwner, loadConfig, openStore, systemClock } from '@diosc/server';
-import { createScriptedModel } from '@diosc/server/scripted';
+import { benchModel } from '../hub/bench-model.js';
 import { roundTripScript } from '../hub/fixtures.js';
 import { serveBenchHub } from '../hub/serve-bench-hub.js';
 
@@ -22,18 +21,7 @@ const config = loadConfig(
 );
 const store = await openStore({ databaseUrl, sqlitePath: `${dir}/unused.sqlite` });
 const { accountId } = await ensureOwner(store, config, systemClock);
-const scripted = createScriptedModel(roundTripScript(1), { modelId: 'scripted-bench' });
-// The scripted model's prompt log is the double's memory, not the hub's: emptied after each call.
-const model: LanguageModelV3 = {
-  ...scripted,
-  async doStream(options) {
-    try {
-      return await scripted.doStream(options);
-    } finally {
-      scripted.calls.length = 0;
-    }
-  },
-};
+const model = benchModel(roundTripScript(1), 'scripted-bench');
 const app = await buildApp({ config, store, logger: false, hub: { scriptedModels: { bench: model } } });
 await serveBenchHub(app, accountId, ASSISTANT);
 const hub = app.diosc.hub!;
