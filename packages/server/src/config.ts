@@ -79,6 +79,9 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_TRACES_OTLP_URL: 'tracesOtlpUrl',
 };
 
+/** What a config file may set: every setting has its environment variable. */
+const FILE_KEYS: ReadonlySet<string> = new Set(Object.values(ENV));
+
 /** `on`/`off` (or a JSON boolean from the file); unset means on, except in production. */
 function browserAccessSetting(value: unknown, env: NodeJS.ProcessEnv): boolean {
   if (value === undefined) return env.NODE_ENV !== 'production';
@@ -118,6 +121,13 @@ function givenSettings(env: NodeJS.ProcessEnv, cwd: string): FileConfig {
   const file: FileConfig = env.DIOSC_CONFIG
     ? (JSON.parse(readFileSync(resolve(cwd, env.DIOSC_CONFIG), 'utf8')) as FileConfig)
     : {};
+  // A misspelt or retired setting would otherwise be ignored without a word, the server starting
+  // with the default instead: the release gate off, a port other than the one meant.
+  const unknown = Object.keys(file).filter((key) => !FILE_KEYS.has(key));
+  if (unknown.length > 0) {
+    const renamed = unknown.includes('browserTools') ? ' (the release gate is browserAccess now)' : '';
+    throw new Error(`Unknown setting in ${env.DIOSC_CONFIG}: ${unknown.join(', ')}${renamed}`);
+  }
   const merged: FileConfig = { ...file };
   for (const [name, key] of Object.entries(ENV)) {
     const value = env[name];

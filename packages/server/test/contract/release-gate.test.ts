@@ -37,6 +37,14 @@ describe('DIOSC_BROWSER_TOOLS', () => {
       expect(loadConfig({ DIOSC_CONFIG: file, DIOSC_BROWSER_TOOLS: 'off' }, dir).browserAccess).toBe(false);
       writeFileSync(file, JSON.stringify({ browserAccess: false }));
       expect(loadConfig({ DIOSC_CONFIG: file }, dir).browserAccess).toBe(false);
+      // The gate's old file key, or any key the server does not know, stops the start with its name
+      // rather than being ignored (which would leave the gate at its default).
+      writeFileSync(file, JSON.stringify({ browserTools: true }));
+      expect(() => loadConfig({ DIOSC_CONFIG: file, NODE_ENV: 'production' }, dir)).toThrow(
+        /Unknown setting in .*: browserTools \(the release gate is browserAccess now\)/,
+      );
+      writeFileSync(file, JSON.stringify({ port: 4000, prot: 4001 }));
+      expect(() => loadConfig({ DIOSC_CONFIG: file }, dir)).toThrow(/Unknown setting in .*: prot$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
