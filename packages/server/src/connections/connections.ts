@@ -212,6 +212,10 @@ export function createConnections(
           revoked_at: null,
         };
         await trx.insertInto('app_connections').values(row).execute();
+        await audit.record(
+          trx,
+          grantChange(row, 'created', { grant, editedFields: grant.map((entry) => entry.collection) }),
+        );
         return row;
       });
     },
