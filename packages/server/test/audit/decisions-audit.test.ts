@@ -166,6 +166,7 @@ describeOnDialects('the audit of decisions', () => {
     await expectNoSecret(owner, [
       client.token!,
       identity,
+      IDENTITY_SECRET,
       'First, edited',
       'Not now, please',
       owner.csrfToken,
