@@ -124,7 +124,7 @@ describe('the audit panel', () => {
     ]);
     root.querySelector<HTMLButtonElement>('#audit-older')!.click();
     await settled(panel);
-    expect(asked.at(-1)).toEqual({ kind: 'consensus_decision', until: '2026-12-05T10:00:00.000Z' });
+    expect(asked.at(-1)).toEqual({ kind: 'consensus_decision', before: 'aud_1' });
     expect([...root.querySelectorAll('tr[data-audit]')].map((row) => row.getAttribute('data-audit'))).toEqual(
       ['aud_1', 'aud_0'],
     );

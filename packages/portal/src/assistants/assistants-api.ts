@@ -31,7 +31,8 @@ export interface AuditFilter {
   kind?: AuditKind;
   outcome?: AuditOutcome;
   since?: string;
-  until?: string;
+  /** The id of the last record shown: the next page starts after it. */
+  before?: string;
 }
 const one = (id: string) => `/assistants/${enc(id)}`;
 

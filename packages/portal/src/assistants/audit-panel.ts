@@ -89,7 +89,7 @@ export class AuditPanel extends LitElement {
     try {
       const page = await this.portal.assistants.audit(this.assistant.id, {
         ...this.#filter(),
-        ...(last ? { until: last.at } : {}),
+        ...(last ? { before: last.id } : {}),
       });
       this.records = last ? [...(this.records ?? []), ...page.records] : page.records;
       this.more = page.more;

@@ -53,9 +53,9 @@ export interface AuditRecordView {
 }
 
 /**
- * `GET /api/owner/assistants/:id/audit?kind=&outcome=&since=&until=&limit=`, newest first: the
- * assistant's records and the account-level ones of its owner. For older records, pass the last
- * record's `at` as `until`.
+ * `GET /api/owner/assistants/:id/audit?kind=&outcome=&since=&until=&before=&limit=`, newest first:
+ * the assistant's records and the account-level ones of its owner. For the next page, pass the
+ * last record's `id` as `before`.
  */
 export interface AuditPage {
   records: AuditRecordView[];

@@ -17,6 +17,8 @@ export interface AuditFilter {
   since?: number;
   /** Epoch ms, exclusive. */
   until?: number;
+  /** Only records older than this one (by time, then id): the cursor of the next page. */
+  before?: { at: number; id: string };
 }
 
 export function toAuditView(row: AuditRecordsTable): AuditRecordView {
@@ -55,10 +57,24 @@ export function createAuditLog(db: Kysely<Database>) {
     if (filter.outcome) query = query.where('outcome', '=', filter.outcome);
     if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
     if (filter.until !== undefined) query = query.where('at', '<', filter.until);
+    if (filter.before) {
+      const { at, id } = filter.before;
+      query = query.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]));
+    }
     return query;
   }
 
   return {
+    /** Where a record sits in the order, for `before`; undefined when there is no such record. */
+    async positionOf(id: string): Promise<{ at: number; id: string } | undefined> {
+      const row = await db
+        .selectFrom('audit_records')
+        .select(['at', 'id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? { at: Number(row.at), id: row.id } : undefined;
+    },
+
     /** Newest first, at most `limit`; `more` says whether the filter matched more. */
     async list(filter: AuditFilter, limit: number): Promise<{ records: AuditRecordView[]; more: boolean }> {
       const rows = await select(filter)

@@ -364,4 +364,33 @@ describeOnDialects('the audit of decisions', () => {
     const anonymous = await callJson(server.url, `/assistants/${server.assistant.id}/audit`, null);
     expect(anonymous.status).toBe(401);
   });
+
+  it('pages with `before` through records written in the same millisecond, each once', async () => {
+    // The store's manual clock: every record below has the same time.
+    server = await startHubServer({ realClock: false });
+    const owner = await signIn(server.url);
+    for (let n = 0; n < 4; n++) {
+      const reply = await callJson(server.url, '/connections', owner, {
+        body: { displayName: `App ${n}`, grant: [{ collection: 'notes', functions: ['items_list'] }] },
+      });
+      expect(reply.status).toBe(201);
+    }
+    const all = await auditOf(owner);
+    expect(all.body.records).toHaveLength(4);
+    expect(new Set(all.body.records.map((record) => record.at)).size).toBe(1);
+    const seen: string[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const page = await auditOf(owner, `?limit=1${before ? `&before=${before}` : ''}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.records.map((record) => record.id));
+      if (!page.body.more) break;
+      before = page.body.records.at(-1)!.id;
+    }
+    expect(seen).toEqual(all.body.records.map((record) => record.id));
+    for (const bad of ['nope', 'aud_00000000-0000-4000-8000-000000000000']) {
+      const reply = await auditOf(owner, `?before=${bad}`);
+      expect([bad, code(reply.body)]).toEqual([bad, 'invalid_input']);
+    }
+  });
 });

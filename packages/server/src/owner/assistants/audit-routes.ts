@@ -16,13 +16,16 @@ function oneOf<T extends string>(
   return value as T;
 }
 
+const AUDIT_ID = /^aud_[0-9a-f-]{36}$/;
+
 /**
- * GET /:id/audit?kind=&outcome=&since=&until=&limit= — the assistant's decisions and its owner's
- * account-level ones (connection grants, browser-access reviews), newest first.
+ * GET /:id/audit?kind=&outcome=&since=&until=&before=&limit= — the assistant's decisions and its
+ * owner's account-level ones (connection grants, browser-access reviews), newest first; `before`
+ * (a record's id) pages on from that record.
  */
 export function registerAuditRoutes(app: FastifyInstance): void {
   app.get('/:id/audit', async (request): Promise<AuditPage> => {
-    const query = queryOf(request, ['kind', 'outcome', 'since', 'until', 'limit']);
+    const query = queryOf(request, ['kind', 'outcome', 'since', 'until', 'before', 'limit']);
     const now = app.diosc.clock.now();
     const filter: AuditFilter = {
       kind: oneOf(query.kind, 'kind', AUDIT_KINDS),
@@ -32,6 +35,14 @@ export function registerAuditRoutes(app: FastifyInstance): void {
     };
     const limit = integerParam(query.limit, 'limit', 1, AUDIT_PAGE_MAX, 50);
     const assistant = await ownedAssistant(app, request);
+    if (query.before !== undefined) {
+      // The cursor gives only a position in time and id order; the filter still decides what shows.
+      const position = AUDIT_ID.test(query.before)
+        ? await app.diosc.auditLog.positionOf(query.before)
+        : undefined;
+      if (!position) throw new DioscError('invalid_input', 'before must be the id of a record in this list.');
+      filter.before = position;
+    }
     return app.diosc.auditLog.list(
       { ...filter, assistantId: assistant.id, accountId: ownerOf(request).accountId },
       limit,
