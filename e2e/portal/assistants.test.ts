@@ -414,6 +414,28 @@ describe('the Assistants area', () => {
     await shot(900, () => screenshot(h.page, 'assistant-usage.png'));
   });
 
+  it('shows the audit of the visitor’s two decisions, filtered to Consensus decisions', async () => {
+    await h.page.locator('diosc-assistant-detail nav a', { hasText: 'Audit' }).click();
+    await h.page.locator('diosc-audit-panel tr[data-audit]').first().waitFor();
+    // Unfiltered, the assistant's account grant is there too; filtered, only the two decisions.
+    const grants = h.page.locator('diosc-audit-panel tr[data-audit]', { hasText: 'Connection grant' });
+    await grants.first().waitFor();
+    await h.page.locator('#audit-kind').selectOption('consensus_decision');
+    await grants.first().waitFor({ state: 'detached' });
+    const rows = h.page.locator('diosc-audit-panel tr[data-audit]');
+    const texts = (await rows.allTextContents()).map((text) => text.replace(/\s+/g, ' '));
+    expect(texts).toHaveLength(2);
+    // Newest first: the edit of the item's name, then the approval; names only, never values.
+    expect(texts[0]).toContain('Edited fields: item');
+    expect(texts[0]).toContain('Edited');
+    expect(texts[1]).toContain('Approved');
+    for (const text of texts) {
+      expect(text).toContain('Visitor');
+      expect(text).toContain('item_write');
+      expect(text).not.toContain('edited-by-visitor');
+    }
+  });
+
   it('deletes a conversation after asking', async () => {
     await h.page.locator('diosc-assistant-detail nav a', { hasText: 'Conversations' }).click();
     await h.page.locator('diosc-conversations-panel tr[data-conversation] a').first().click();

@@ -46,6 +46,8 @@ export type {
   TranscriptView,
 } from './assistant-admin/wire.js';
 export { GENERATE_FILE_FORMATS, MODEL_PROVIDERS, VISITOR_UPLOAD_TYPES } from './assistant-admin/wire.js';
+export type { AuditActorKind, AuditKind, AuditOutcome, AuditPage, AuditRecordView } from './audit/wire.js';
+export { AUDIT_ACTOR_KINDS, AUDIT_KINDS, AUDIT_OUTCOMES, AUDIT_PAGE_MAX } from './audit/wire.js';
 export type { McpToolAnnotations, ToolDescriptor } from './catalog/descriptors.js';
 export { catalogDescriptors, descriptorsFor, findDescriptor } from './catalog/descriptors.js';
 export { collectionOf, requestIdOf } from './catalog/identifiers.js';

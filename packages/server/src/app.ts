@@ -4,6 +4,9 @@ import { createAccounts } from './account/accounts.js';
 import type { CallHold } from './account/call-hold.js';
 import { createAccountCore } from './account/core.js';
 import type { AccountLimits } from './account/limits.js';
+import { createAuditLog } from './audit/audit-log.js';
+import { startAuditPruner } from './audit/audit-pruner.js';
+import { createAuditRecorder } from './audit/audit-recorder.js';
 import { createSessions } from './auth/sessions.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ServerConfig } from './config.js';
@@ -95,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ? createMetrics(waitingCountsOf(options.store.db))
     : undefined;
   const telemetry = metrics?.telemetry ?? NO_TELEMETRY;
+  const audit = createAuditRecorder(clock, options.config.instanceId);
   const context: DioscContext = {
     config: options.config,
     store: options.store,
@@ -107,7 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     accounts: createAccounts(options.store.db),
     sessions: createSessions(options.store.db, clock),
-    connections: createConnections(options.store, clock),
+    connections: createConnections(options.store, clock, audit),
     usage: createUsageLog(
       options.store.db,
       clock,
@@ -116,6 +120,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     http: limits,
     telemetry,
     tracing: tracingOf(options),
+    audit,
+    auditLog: createAuditLog(options.store.db),
   };
   app.decorate('diosc', context);
   installConnectionCap(app, limits.maxConnections, limits.maxConnectionsPerAddress);
@@ -125,6 +131,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installJsonBody(app);
 
   installProbes(app, options.store);
+  const stopAuditPruner = startAuditPruner({
+    log: context.auditLog,
+    clock,
+    retentionDays: options.config.auditRetentionDays,
+    onError: (error) => app.log.error({ err: error }, 'audit prune failed'),
+  });
+  app.addHook('onClose', async () => stopAuditPruner());
   // Spans still open end here (marked abandoned), and what the exporter buffered is sent.
   app.addHook('onClose', () => context.tracing.shutdown());
   if (metrics) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { instanceIdSetting } from './audit/instance-id.js';
 
 /** Server configuration. Read from a JSON file (DIOSC_CONFIG) and environment variables; env wins. */
 export interface ServerConfig {
@@ -50,7 +51,13 @@ export interface ServerConfig {
   metricsHost: string;
   /** OTLP/HTTP traces endpoint of a collector (e.g. http://127.0.0.1:4318/v1/traces); unset: no traces. */
   tracesOtlpUrl: string | undefined;
+  /** How many days audit records are kept before the hourly prune removes them (default 365). */
+  auditRetentionDays: number;
+  /** The name audit records give the instance that wrote them (default `<host name>:<process id>`). */
+  instanceId: string;
 }
+
+export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
 
 /** Short enough to remember is short enough to guess: the bearer of /metrics is a generated secret. */
 export const METRICS_TOKEN_MIN_LENGTH = 32;
@@ -77,6 +84,8 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_METRICS_PORT: 'metricsPort',
   DIOSC_METRICS_HOST: 'metricsHost',
   DIOSC_TRACES_OTLP_URL: 'tracesOtlpUrl',
+  DIOSC_AUDIT_RETENTION_DAYS: 'auditRetentionDays',
+  DIOSC_INSTANCE_ID: 'instanceId',
 };
 
 /** What a config file may set: every setting has its environment variable. */
@@ -114,6 +123,16 @@ function tracesUrlSetting(value: unknown): string | undefined {
   if (!/^https?:\/\//.test(url) || !URL.canParse(url))
     throw new Error(`Invalid DIOSC_TRACES_OTLP_URL: ${url} (e.g. http://127.0.0.1:4318/v1/traces)`);
   return url;
+}
+
+function auditRetentionSetting(value: unknown): number {
+  if (value === undefined) return DEFAULT_AUDIT_RETENTION_DAYS;
+  const days = Number(value);
+  if (!Number.isInteger(days) || days < 1 || days > 36_500)
+    throw new Error(
+      `Invalid DIOSC_AUDIT_RETENTION_DAYS: ${String(value)} (a whole number of days from 1 to 36500)`,
+    );
+  return days;
 }
 
 /** The settings given: the file's (DIOSC_CONFIG), then the environment's over them. */
@@ -172,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsPort: metricsPortSetting(merged.metricsPort),
     metricsHost: String(merged.metricsHost ?? '127.0.0.1'),
     tracesOtlpUrl: tracesUrlSetting(merged.tracesOtlpUrl),
+    auditRetentionDays: auditRetentionSetting(merged.auditRetentionDays),
+    instanceId: instanceIdSetting(merged.instanceId),
   };
 }
 

@@ -1,5 +1,7 @@
 import type { Accounts } from './account/accounts.js';
 import type { AccountCore } from './account/core.js';
+import type { AuditLog } from './audit/audit-log.js';
+import type { AuditRecorder } from './audit/audit-recorder.js';
 import type { Sessions } from './auth/sessions.js';
 import type { Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
@@ -28,6 +30,10 @@ export interface DioscContext {
   telemetry: Telemetry;
   /** Spans of turns and `/mcp` calls (a no-op unless traces are on). */
   tracing: Tracing;
+  /** Where every decision writes its audit record (in the decision's own transaction). */
+  audit: AuditRecorder;
+  /** The audit's reads and pruning. */
+  auditLog: AuditLog;
   /** The assistant hub, once its plugin is registered. */
   hub?: { services: HubServices; runner: TurnRunner };
 }

@@ -12,6 +12,7 @@ import './sitemap-editor.js';
 import './embed-panel.js';
 import './conversations-panel.js';
 import './usage-panel.js';
+import './audit-panel.js';
 import type { AssistantView } from '@diosc/protocol';
 import { serverProblem } from './form-problems.js';
 
@@ -141,6 +142,8 @@ export class AssistantDetail extends LitElement {
         return html`<diosc-conversations-panel .portal=${this.portal} .assistant=${assistant} .conversation=${this.conversation}></diosc-conversations-panel>`;
       case 'usage':
         return html`<diosc-usage-panel .portal=${this.portal} .assistant=${assistant}></diosc-usage-panel>`;
+      case 'audit':
+        return html`<diosc-audit-panel .portal=${this.portal} .assistant=${assistant}></diosc-audit-panel>`;
       default:
         return nothing;
     }

@@ -4,6 +4,9 @@ import type {
   AssistantUsageView,
   AssistantView,
   AssistantWrite,
+  AuditKind,
+  AuditOutcome,
+  AuditPage,
   ConversationDeletion,
   ConversationPage,
   EmbedView,
@@ -22,6 +25,15 @@ import type {
 import type { Http } from '../api/http.js';
 
 const enc = encodeURIComponent;
+
+/** The audit view's filter: what `GET /assistants/:id/audit` takes (`since` as an ISO date or time). */
+export interface AuditFilter {
+  kind?: AuditKind;
+  outcome?: AuditOutcome;
+  since?: string;
+  /** The id of the last record shown: the next page starts after it. */
+  before?: string;
+}
 const one = (id: string) => `/assistants/${enc(id)}`;
 
 /** The owner API's assistant routes (docs/api/assistants.md), as the Assistants area calls them. */
@@ -55,6 +67,11 @@ export function createAssistantsApi(http: Http) {
     deleteConversation: (id: string, conversationId: string) =>
       http<ConversationDeletion>('DELETE', `${one(id)}/conversations/${enc(conversationId)}`),
     usage: (id: string, days = 14) => http<AssistantUsageView>('GET', `${one(id)}/usage?days=${days}`),
+    audit: (id: string, filter: AuditFilter = {}, limit = 100) => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      for (const [name, value] of Object.entries(filter)) if (value) query.set(name, value);
+      return http<AuditPage>('GET', `${one(id)}/audit?${query}`);
+    },
   };
 }
 

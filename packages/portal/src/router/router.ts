@@ -21,6 +21,7 @@ export const ASSISTANT_SECTIONS = [
   'embed',
   'conversations',
   'usage',
+  'audit',
 ] as const;
 export type AssistantSection = (typeof ASSISTANT_SECTIONS)[number];
 

@@ -25,7 +25,7 @@ export const browserAccessPlugin: FastifyPluginAsync = async (app) => {
     });
   }
   const access = createBrowserAccess(ctx);
-  const receipts = createReviewReceipts(ctx.store.db, ctx.clock);
+  const receipts = createReviewReceipts(ctx.store.db, ctx.clock, ctx.audit);
   const { sessions } = ctx;
 
   async function state(accountId: string, current: BrowserAccess | null) {

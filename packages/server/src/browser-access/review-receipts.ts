@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { canonicalJson, DioscError } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import { sha256Hex } from '../account/digest.js';
+import { ownerActor } from '../audit/audit-actor.js';
+import type { AuditRecorder } from '../audit/audit-recorder.js';
 import type { Clock } from '../clock.js';
 import type { Database, ReviewReceiptsTable } from '../store/schema.js';
 
@@ -21,7 +23,7 @@ export function argsDigest(input: unknown): string {
  * grant generation, tool and input digest, and keeps the canonical input it was prepared with:
  * execution runs that stored copy, never a later one.
  */
-export function createReviewReceipts(db: Kysely<Database>, clock: Clock) {
+export function createReviewReceipts(db: Kysely<Database>, clock: Clock, audit: AuditRecorder) {
   return {
     async create(binding: {
       accountId: string;
@@ -74,13 +76,28 @@ export function createReviewReceipts(db: Kysely<Database>, clock: Clock) {
       if (clock.now() >= row.expires_at) throw new DioscError('receipt_expired');
     },
 
+    /**
+     * The owner's review decision, with its audit record in the same transaction. Only the first
+     * acknowledgement is a decision: a repeat changes nothing and records nothing.
+     */
     async acknowledge(row: ReviewReceiptRow): Promise<void> {
-      await db
-        .updateTable('review_receipts')
-        .set({ acknowledged_at: clock.now() })
-        .where('id', '=', row.id)
-        .where('acknowledged_at', 'is', null)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('review_receipts')
+          .set({ acknowledged_at: clock.now() })
+          .where('id', '=', row.id)
+          .where('acknowledged_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) return;
+        await audit.record(trx, {
+          kind: 'browser_access_review',
+          actor: ownerActor(row.account_id),
+          accountId: row.account_id,
+          subject: row.function_name,
+          argsDigest: row.args_digest,
+          outcome: 'acknowledged',
+        });
+      });
     },
 
     /**

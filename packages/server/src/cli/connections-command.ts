@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DioscError } from '@diosc/protocol';
+import { createAuditRecorder } from '../audit/audit-recorder.js';
 import { systemClock } from '../clock.js';
 import { type ConnectionView, createConnections } from '../connections/connections.js';
 import { formatGrant, parseGrantSpecs } from './grant-spec.js';
@@ -57,7 +58,11 @@ export async function connectionsCommand(
   };
   try {
     for (const line of firstRunLines(local.owner)) out(line);
-    const connections = createConnections(local.store, systemClock);
+    const connections = createConnections(
+      local.store,
+      systemClock,
+      createAuditRecorder(systemClock, local.config.instanceId),
+    );
     const accountId = local.owner.accountId;
     const mcp = () => mcpUrlOf({ config: local.config, env, flag: values.url });
 

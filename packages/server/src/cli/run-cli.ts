@@ -1,4 +1,4 @@
-import { ASSISTANTS_USAGE, COLLECTIONS_USAGE, CONNECTIONS_USAGE } from './usage.js';
+import { ASSISTANTS_USAGE, AUDIT_USAGE, COLLECTIONS_USAGE, CONNECTIONS_USAGE } from './usage.js';
 
 const USAGE = `Diosc command line (same configuration as the server: DIOSC_CONFIG, DIOSC_DATA_DIR, DATABASE_URL…)
 
@@ -6,6 +6,7 @@ const USAGE = `Diosc command line (same configuration as the server: DIOSC_CONFI
 ${CONNECTIONS_USAGE}
 ${COLLECTIONS_USAGE}
 ${ASSISTANTS_USAGE}
+${AUDIT_USAGE}
   diosc reset-password`;
 
 /** Where a CLI run writes and what configures it: the process's own, or a test's. */
@@ -45,6 +46,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   } else if (command === 'assistants') {
     const { assistantsCommand } = await import('./assistants-command.js');
     await assistantsCommand(rest, io.out, io.env);
+  } else if (command === 'audit') {
+    const { auditCommand } = await import('./audit-command.js');
+    await auditCommand(rest, io);
   } else if (command === 'reset-password') {
     const { resetPasswordCommand } = await import('./reset-password.js');
     await resetPasswordCommand(rest, io.out, io.env);

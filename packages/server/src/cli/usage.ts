@@ -22,3 +22,7 @@ export const ASSISTANTS_USAGE = `  diosc assistants create --name <name> [--file
   diosc assistants show <id|name> [--json]
   diosc assistants update <id|name> [the same options as create]
   diosc assistants delete <id|name>`;
+
+export const AUDIT_USAGE = `  diosc audit export --since <time> [--until <time>] [--assistant <id>]
+                          the audit of decisions as JSON lines, oldest first; a time is an ISO date
+                          or time (2026-12-01, 2026-12-01T10:00:00Z) or a duration back (24h, 7d)`;

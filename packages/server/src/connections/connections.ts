@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type ConnectionTransport, type ConnectionView, DioscError } from '@diosc/protocol';
 import type { Kysely, Transaction } from 'kysely';
+import { ownerActor } from '../audit/audit-actor.js';
+import type { AuditEntry, AuditRecorder } from '../audit/audit-recorder.js';
 import { hashToken, randomSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/dialect.js';
 import type { AppConnectionsTable, Database } from '../store/schema.js';
 import { prepareVersionedRead } from '../store/versioned-read.js';
 import { type GrantEntry, validateGrant } from './grant.js';
+import { changedCollections, grantDigest } from './grant-audit.js';
 
 export type { ConnectionTransport, ConnectionView };
 
@@ -67,8 +70,27 @@ export async function revokeSessionBrowserAccess(
  * The owner app-connection resource model: durable records of who may use an account and how.
  * HTTP MCP connections hold a hashed bearer token; browser connections are bound to one session.
  */
-export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersion'>, clock: Clock) {
+export function createConnections(
+  store: Pick<Store, 'db' | 'read' | 'dataVersion'>,
+  clock: Clock,
+  audit: AuditRecorder,
+) {
   const { db } = store;
+  /** A grant change's audit record: always the account owner's own decision. */
+  const grantChange = (
+    row: Pick<ConnectionRow, 'id' | 'account_id'>,
+    outcome: AuditEntry['outcome'],
+    extra: { grant?: readonly GrantEntry[]; editedFields?: string[]; assistantId?: string } = {},
+  ): AuditEntry => ({
+    kind: 'grant_change',
+    actor: ownerActor(row.account_id),
+    accountId: row.account_id,
+    subject: row.id,
+    outcome,
+    ...(extra.assistantId ? { assistantId: extra.assistantId } : {}),
+    ...(extra.grant ? { argsDigest: grantDigest(extra.grant) } : {}),
+    ...(extra.editedFields ? { editedFields: extra.editedFields } : {}),
+  });
   // Every /mcp request reads its bearer's connection: compiled once, run on the store's read path,
   // reused until the next commit (a revocation is one). Keyed by the token's hash, as stored; only
   // the columns a call needs, so no credential hash is kept in memory.
@@ -108,7 +130,14 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
     /** Creates an HTTP MCP connection; the returned token is the only copy that will ever exist. */
     async createMcp(
       accountId: string,
-      input: { displayName: string; grant: GrantEntry[]; expiresInMs?: number; provenance?: string },
+      input: {
+        displayName: string;
+        grant: GrantEntry[];
+        expiresInMs?: number;
+        provenance?: string;
+        /** The assistant whose account grant this connection carries, for its audit record. */
+        assistantId?: string;
+      },
     ): Promise<{ connection: ConnectionView; token: string }> {
       const now = clock.now();
       const { token, hash } = issueToken();
@@ -127,7 +156,17 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
         last_used_at: null,
         revoked_at: null,
       };
-      await db.insertInto('app_connections').values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('app_connections').values(row).execute();
+        await audit.record(
+          trx,
+          grantChange(row, 'created', {
+            grant: input.grant,
+            editedFields: input.grant.map((entry) => entry.collection),
+            assistantId: input.assistantId,
+          }),
+        );
+      });
       return { connection: toView(row), token };
     },
 
@@ -173,6 +212,10 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
           revoked_at: null,
         };
         await trx.insertInto('app_connections').values(row).execute();
+        await audit.record(
+          trx,
+          grantChange(row, 'created', { grant, editedFields: grant.map((entry) => entry.collection) }),
+        );
         return row;
       });
     },
@@ -219,14 +262,36 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
         .executeTakeFirst();
     },
 
-    async changeGrant(accountId: string, id: string, grant: GrantEntry[]): Promise<ConnectionView> {
+    async changeGrant(
+      accountId: string,
+      id: string,
+      grant: GrantEntry[],
+      scope: { assistantId?: string } = {},
+    ): Promise<ConnectionView> {
       const row = await requireOwned(accountId, id);
       if (row.revoked_at !== null) throw new DioscError('revoked', 'This connection has been revoked.');
-      await db
-        .updateTable('app_connections')
-        .set({ grant_json: JSON.stringify(grant), grant_generation: row.grant_generation + 1 })
-        .where('id', '=', id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        // Compare-and-set on the generation read: of two concurrent changes, the second refuses
+        // rather than overwriting a grant its owner never saw (and no record is written for it).
+        const result = await trx
+          .updateTable('app_connections')
+          .set({ grant_json: JSON.stringify(grant), grant_generation: row.grant_generation + 1 })
+          .where('id', '=', id)
+          .where('grant_generation', '=', row.grant_generation)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1)
+          throw new DioscError('generation_changed', 'The connection changed meanwhile; reload it.');
+        const before = JSON.parse(row.grant_json) as GrantEntry[];
+        await audit.record(
+          trx,
+          grantChange(row, 'changed', {
+            grant,
+            editedFields: changedCollections(before, grant),
+            assistantId: scope.assistantId,
+          }),
+        );
+      });
       return toView(await requireOwned(accountId, id));
     },
 
@@ -241,22 +306,30 @@ export function createConnections(store: Pick<Store, 'db' | 'read' | 'dataVersio
       if (row.transport !== 'http_mcp')
         throw new DioscError('unavailable', 'Only HTTP MCP connections have tokens.');
       const { token, hash } = issueToken();
-      await db
-        .updateTable('app_connections')
-        .set({ token_hash: hash, token_expires_at: expiresInMs ? clock.now() + expiresInMs : null })
-        .where('id', '=', id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('app_connections')
+          .set({ token_hash: hash, token_expires_at: expiresInMs ? clock.now() + expiresInMs : null })
+          .where('id', '=', id)
+          .execute();
+        await audit.record(trx, grantChange(row, 'rotated'));
+      });
       return { connection: toView(await requireOwned(accountId, id)), token };
     },
 
     async revoke(accountId: string, id: string): Promise<ConnectionView> {
       const row = await requireOwned(accountId, id);
       if (row.revoked_at === null) {
-        await db
-          .updateTable('app_connections')
-          .set({ revoked_at: clock.now(), grant_generation: row.grant_generation + 1 })
-          .where('id', '=', id)
-          .execute();
+        await db.transaction().execute(async (trx) => {
+          // Only the revocation that happens is recorded: a second one changes nothing.
+          const result = await trx
+            .updateTable('app_connections')
+            .set({ revoked_at: clock.now(), grant_generation: row.grant_generation + 1 })
+            .where('id', '=', id)
+            .where('revoked_at', 'is', null)
+            .executeTakeFirst();
+          if (Number(result.numUpdatedRows) === 1) await audit.record(trx, grantChange(row, 'revoked'));
+        });
       }
       return toView(await requireOwned(accountId, id));
     },

@@ -73,10 +73,14 @@ export interface HubOptions {
 const DEFAULT_TURN_LEASE_MS = 60_000;
 const POLL_MS = { local: 2_000, notify: 10_000 } as const;
 
-function transactionOf(db: Store['db'], clock: DioscContext['clock']): HubTransaction {
+function transactionOf(
+  db: Store['db'],
+  clock: DioscContext['clock'],
+  audit: DioscContext['audit'],
+): HubTransaction {
   return {
     conversations: createConversations(db, clock),
-    toolCalls: createToolCalls(db, clock),
+    toolCalls: createToolCalls(db, clock, audit),
     turns: createTurns(db, clock),
   };
 }
@@ -154,7 +158,7 @@ export function createHubServices(
       mcp,
     );
   };
-  const base = transactionOf(store.db, clock);
+  const base = transactionOf(store.db, clock, diosc.audit);
   return {
     ...base,
     conversationAdmin: createConversationAdmin(store.db, base.conversations),
@@ -173,7 +177,8 @@ export function createHubServices(
     turnLeaseMs: options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS,
     hold: options.hold,
     files,
-    transaction: (work) => store.db.transaction().execute((trx) => work(transactionOf(trx, clock))),
+    transaction: (work) =>
+      store.db.transaction().execute((trx) => work(transactionOf(trx, clock, diosc.audit))),
     testModel: (spec, apiKey) =>
       testModelConnection(spec, {
         env,

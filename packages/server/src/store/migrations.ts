@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { auditMigration } from './audit-migration.js';
 import { filesMigration } from './files-migration.js';
 import { hubMigration } from './hub-migration.js';
 import { hubModelUsageMigration } from './hub-usage-migration.js';
@@ -162,6 +163,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0007_hub_model_usage': hubModelUsageMigration,
+  '0008_audit_records': auditMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -115,6 +115,23 @@ export interface RateWindowsTable {
   hits: number;
 }
 
+/** One decision of the audit (`audit/audit-log.ts`); `edited_fields` is a JSON array of names. */
+export interface AuditRecordsTable {
+  id: string;
+  at: number;
+  instance: string;
+  /** Set on account-level records (grants, reviews); the assistant places the others. */
+  account_id: string | null;
+  assistant_id: string | null;
+  actor_kind: string;
+  actor_id: string;
+  kind: string;
+  subject: string;
+  args_digest: string | null;
+  edited_fields: string;
+  outcome: string;
+}
+
 export interface Database extends HubDatabase, FilesDatabase {
   accounts: AccountsTable;
   collections: CollectionsTable;
@@ -125,6 +142,7 @@ export interface Database extends HubDatabase, FilesDatabase {
   usage: UsageTable;
   review_receipts: ReviewReceiptsTable;
   rate_windows: RateWindowsTable;
+  audit_records: AuditRecordsTable;
 }
 
 export type { HubFileChunksTable, HubFilesTable } from './files-schema.js';

@@ -184,7 +184,7 @@ for (const dialect of DIALECTS) {
       await start();
       const receipt = await preparedAndAcknowledged(create('twice', 'x'));
       // Two executions that both passed `assertUsable` race on this one conditional update.
-      const receipts = createReviewReceipts(server.store.db, server.clock);
+      const receipts = createReviewReceipts(server.store.db, server.clock, server.app.diosc.audit);
       const row = await server.store.db
         .selectFrom('review_receipts')
         .selectAll()

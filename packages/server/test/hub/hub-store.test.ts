@@ -1,5 +1,6 @@
 import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAuditRecorder } from '../../src/audit/audit-recorder.js';
 import { manualClock } from '../../src/clock.js';
 import { createAssistants } from '../../src/hub/assistants/assistants.js';
 import { createConversations } from '../../src/hub/conversations/conversations.js';
@@ -72,7 +73,7 @@ describe.each(DIALECTS)('hub store ($name)', (dialect) => {
     const { db, clock, conversation } = await setup();
     const turns = createTurns(db, clock);
     const turn = await turns.create(conversation.id, { tools: ['read_page'], intents: [] });
-    const calls = createToolCalls(db, clock);
+    const calls = createToolCalls(db, clock, createAuditRecorder(clock, 'test'));
     await calls.insertStep([
       {
         id: 'tc_1',

@@ -57,6 +57,7 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0005_collection_sources',
       '0006_rate_windows',
       '0007_hub_model_usage',
+      '0008_audit_records',
     ]);
     await migrateToLatest(test.store.db as never);
     const again = await openStore({
@@ -76,6 +77,7 @@ describe.each(DIALECTS)('store ($name)', (dialect) => {
       '0005_collection_sources',
       '0006_rate_windows',
       '0007_hub_model_usage',
+      '0008_audit_records',
     ]);
   });
 

@@ -78,7 +78,7 @@ async function linkAccountGrant(diosc: DioscContext, record: AssistantRecord): P
   const grant = await validateGrant(diosc.store.db, record.accountId, account.grant);
   if (account.connectionId) {
     const changed = await diosc.connections
-      .changeGrant(record.accountId, account.connectionId, grant)
+      .changeGrant(record.accountId, account.connectionId, grant, { assistantId: record.id })
       .then(() => true)
       .catch((error: unknown) => {
         // Revoked in Connected apps: a new grant gets a new connection, the revocation stands.
@@ -91,6 +91,7 @@ async function linkAccountGrant(diosc: DioscContext, record: AssistantRecord): P
     displayName: `Assistant: ${record.config.name}`,
     grant,
     provenance: 'assistant',
+    assistantId: record.id,
   });
   await hubOf(diosc).assistants.setAccountConnection(record.id, connection.id);
   return {

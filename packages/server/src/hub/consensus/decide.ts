@@ -4,6 +4,7 @@ import type { HubServices } from '../hub-services.js';
 import { requireCallOfVisitor } from '../interrupts/call-of-visitor.js';
 import type { TurnRunner } from '../turns/turn-runner.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
+import { consensusAudit } from './consensus-audit.js';
 
 function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
@@ -32,7 +33,10 @@ export async function decideConsensus(
 
   let won: boolean;
   if (decision.decision === 'approve') {
-    won = await hub.toolCalls.transition(call.id, 'consensus', 'ready', { answer: { decision: 'approve' } });
+    won = await hub.toolCalls.transition(call.id, 'consensus', 'ready', {
+      answer: { decision: 'approve' },
+      audit: consensusAudit(session, call, 'approve'),
+    });
   } else if (decision.decision === 'edit') {
     if (!decision.args) throw new DioscError('invalid_input', 'An edit needs the edited arguments.');
     const problem = compileToolSchema(call.schema ?? { type: 'object' })(decision.args);
@@ -41,11 +45,13 @@ export async function decideConsensus(
     won = await hub.toolCalls.transition(call.id, 'consensus', 'ready', {
       args: decision.args,
       answer: { decision: 'edit', changed },
+      audit: consensusAudit(session, call, 'edit', changed),
     });
   } else {
     won = await hub.toolCalls.transition(call.id, 'consensus', 'done', {
       answer: { decision: 'reject', ...(decision.reason ? { reason: decision.reason } : {}) },
       output: { type: 'error-text', value: declinedMessage(decision.reason) },
+      audit: consensusAudit(session, call, 'reject'),
     });
   }
   if (!won) throw new DioscError('consensus_not_pending');

@@ -10,6 +10,7 @@ import { argsDigest } from '../turns/classify-call.js';
 import type { ToolOutput } from '../turns/tool-calls.js';
 import type { TurnRunner } from '../turns/turn-runner.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
+import { approvalReportAudit } from './approval-report-audit.js';
 import { requireCallOfVisitor } from './call-of-visitor.js';
 
 /** What the model reads for a page's answer: the result as JSON, or the page's error as text. */
@@ -75,6 +76,7 @@ export async function answerInterrupt(
     output: outputOf(answer),
     answer,
     answerDigest: digest,
+    audit: approvalReportAudit(session, call, answer),
   });
   if (!won) {
     const now = await hub.toolCalls.get(call.id);

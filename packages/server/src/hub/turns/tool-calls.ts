@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AuditEntry, AuditRecorder } from '../../audit/audit-recorder.js';
 import type { Clock } from '../../clock.js';
 import type { Database, HubToolCallsTable } from '../../store/schema.js';
 
@@ -60,7 +61,7 @@ export type NewToolCall = Omit<HubToolCallsTable, 'created_at' | 'resolved_at'>;
  * status `interrupt`, an approval request one in `consensus`. Each status change is a
  * compare-and-set, so an answer, a timeout and a cancel cannot all win.
  */
-export function createToolCalls(db: Kysely<Database>, clock: Clock) {
+export function createToolCalls(db: Kysely<Database>, clock: Clock, audit: AuditRecorder) {
   return {
     async insertStep(calls: NewToolCall[]): Promise<void> {
       if (calls.length === 0) return;
@@ -109,8 +110,16 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock) {
         answer?: unknown;
         answerDigest?: string;
         args?: Record<string, unknown>;
+        /** The decision this change is: recorded in the same transaction, and only if it wins. */
+        audit?: AuditEntry;
       } = {},
     ): Promise<boolean> {
+      const { audit: entry } = fields;
+      if (entry && !db.isTransaction) {
+        return db
+          .transaction()
+          .execute((trx) => createToolCalls(trx, clock, audit).transition(id, from, to, fields));
+      }
       const result = await db
         .updateTable('hub_tool_calls')
         .set({
@@ -124,7 +133,9 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock) {
         .where('id', '=', id)
         .where('status', '=', from)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      const won = Number(result.numUpdatedRows) === 1;
+      if (won && entry) await audit.record(db, entry);
+      return won;
     },
 
     /** Where each model tool call of these turns ran (for the transcript), by the model's call id. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { registerAssistantRoutes } from './assistant-routes.js';
 import { createNetworkBudget } from './assistant-scope.js';
+import { registerAuditRoutes } from './audit-routes.js';
 import { registerCheckRoutes } from './check-routes.js';
 import { registerConversationRoutes } from './conversation-routes.js';
 import { registerEmbedRoutes } from './embed-routes.js';
@@ -22,4 +23,5 @@ export const assistantsPlugin: FastifyPluginAsync = async (app) => {
   registerConversationRoutes(app);
   registerFileRoutes(app);
   registerUsageRoutes(app);
+  registerAuditRoutes(app);
 };

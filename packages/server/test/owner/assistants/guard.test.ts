@@ -31,6 +31,7 @@ function routes(id: string, conversation: string): { method: string; path: strin
     { method: 'GET', path: `/${id}/conversations/${conversation}` },
     { method: 'DELETE', path: `/${id}/conversations/${conversation}` },
     { method: 'GET', path: `/${id}/usage` },
+    { method: 'GET', path: `/${id}/audit` },
     { method: 'GET', path: `/${id}/files/fil_00000000-0000-4000-8000-000000000000` },
   ];
 }
@@ -154,6 +155,10 @@ describeOnDialects('assistant admin: refused from the attacker’s side', () => 
   it('refuses unknown query parameters and malformed ids', async () => {
     expect(codeOf((await admin.api(`/${victimId}/usage?days=7&all=1`)).body)).toBe('invalid_input');
     expect(codeOf((await admin.api(`/${victimId}/usage?days=0`)).body)).toBe('invalid_input');
+    expect(codeOf((await admin.api(`/${victimId}/audit?kind=any`)).body)).toBe('invalid_input');
+    expect(codeOf((await admin.api(`/${victimId}/audit?since=yesterday`)).body)).toBe('invalid_input');
+    expect(codeOf((await admin.api(`/${victimId}/audit?limit=201`)).body)).toBe('invalid_input');
+    expect(codeOf((await admin.api(`/${victimId}/audit?actor=x`)).body)).toBe('invalid_input');
     expect(codeOf((await admin.api(`/${victimId}/conversations?limit=101`)).body)).toBe('invalid_input');
     expect(codeOf((await admin.api(`/${victimId}/conversations?cursor=bm9wZQ`)).body)).toBe('invalid_input');
     expect(codeOf((await admin.api('/Test%20assistant')).body)).toBe('not_found');
