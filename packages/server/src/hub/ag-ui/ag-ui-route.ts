@@ -41,10 +41,16 @@ export function agUiRoute(deps: HubRouteDeps): FastifyPluginAsync {
         let resumed: ResumeOutcome[] = [];
         if (body.resume?.length) {
           if (reconciled.kind === 'new-message')
-            throw new DioscError('invalid_input', 'A run either resumes interrupts or adds a message, not both.');
+            throw new DioscError(
+              'invalid_input',
+              'A run either resumes interrupts or adds a message, not both.',
+            );
           resumed = await applyResume(deps, session, conversation.id, body.resume);
         } else if (reconciled.kind === 'new-message') {
-          const message = validateHubBody('sendMessage', { text: reconciled.text, registry: registryOf(body.tools) });
+          const message = validateHubBody('sendMessage', {
+            text: reconciled.text,
+            registry: registryOf(body.tools),
+          });
           await sendMessage(hub, runner, session, conversation.id, message, files.attachments);
         }
         const out = new PassThrough();

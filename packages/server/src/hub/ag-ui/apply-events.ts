@@ -1,4 +1,4 @@
-import { type AssistantMessage, type Event as AgUiEvent, EventType, type Message } from '@ag-ui/core';
+import { type Event as AgUiEvent, type AssistantMessage, EventType, type Message } from '@ag-ui/core';
 
 /**
  * Folds the events this adapter emits into messages, the way an AG-UI client does: a text message
@@ -7,7 +7,9 @@ import { type AssistantMessage, type Event as AgUiEvent, EventType, type Message
  */
 export function applyToMessages(messages: Message[], events: AgUiEvent[]): void {
   const assistant = (id: string) =>
-    messages.find((message): message is AssistantMessage => message.id === id && message.role === 'assistant');
+    messages.find(
+      (message): message is AssistantMessage => message.id === id && message.role === 'assistant',
+    );
   const withCall = (toolCallId: string) =>
     messages
       .flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))
@@ -24,7 +26,11 @@ export function applyToMessages(messages: Message[], events: AgUiEvent[]): void 
       }
       case EventType.TOOL_CALL_START: {
         const id = event.parentMessageId ?? event.toolCallId;
-        const call = { id: event.toolCallId, type: 'function' as const, function: { name: event.toolCallName, arguments: '' } };
+        const call = {
+          id: event.toolCallId,
+          type: 'function' as const,
+          function: { name: event.toolCallName, arguments: '' },
+        };
         const parent = assistant(id);
         if (parent) parent.toolCalls = [...(parent.toolCalls ?? []), call];
         else messages.push({ id, role: 'assistant', toolCalls: [call] });
@@ -36,7 +42,12 @@ export function applyToMessages(messages: Message[], events: AgUiEvent[]): void 
         break;
       }
       case EventType.TOOL_CALL_RESULT:
-        messages.push({ id: event.messageId, role: 'tool', toolCallId: event.toolCallId, content: event.content });
+        messages.push({
+          id: event.messageId,
+          role: 'tool',
+          toolCallId: event.toolCallId,
+          content: event.content,
+        });
         break;
       default:
         break;

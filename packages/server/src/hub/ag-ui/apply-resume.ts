@@ -36,7 +36,8 @@ export async function applyResume(
   entries: readonly ResumeEntry[],
 ): Promise<ResumeOutcome[]> {
   const ids = new Set(entries.map((entry) => entry.interruptId));
-  if (ids.size !== entries.length) throw new DioscError('invalid_input', 'Each interrupt is answered once per run.');
+  if (ids.size !== entries.length)
+    throw new DioscError('invalid_input', 'Each interrupt is answered once per run.');
   const planned: (() => Promise<ResumeOutcome>)[] = [];
   for (const entry of entries) planned.push(await plan(deps, session, conversationId, entry));
   const outcomes: ResumeOutcome[] = [];
@@ -50,7 +51,11 @@ async function plan(
   conversationId: string,
   entry: ResumeEntry,
 ): Promise<() => Promise<ResumeOutcome>> {
-  const { call, turn } = await requireCallOfVisitor(hub, session, entry.interruptId, ['browser', 'intent', 'server']);
+  const { call, turn } = await requireCallOfVisitor(hub, session, entry.interruptId, [
+    'browser',
+    'intent',
+    'server',
+  ]);
   if (turn.conversationId !== conversationId) throw new DioscError('not_found', 'There is no such request.');
   const interruptId = call.id;
   if (call.kind === 'server') {
@@ -73,10 +78,17 @@ async function plan(
 
 /** A client tool's answer is its outcome only — no page state, no files, as the kit's answers are. */
 function clientToolAnswer(payload: unknown): InterruptAnswer {
-  const fields = payload && typeof payload === 'object' && !Array.isArray(payload) ? Object.keys(payload) : undefined;
+  const fields =
+    payload && typeof payload === 'object' && !Array.isArray(payload) ? Object.keys(payload) : undefined;
   if (!fields || fields.some((field) => field !== 'result' && field !== 'error'))
-    throw new DioscError('invalid_input', 'A client tool is resumed with { result } or { error }, nothing else.');
+    throw new DioscError(
+      'invalid_input',
+      'A client tool is resumed with { result } or { error }, nothing else.',
+    );
   if (Buffer.byteLength(JSON.stringify(payload)) > INTERRUPT_ANSWER_MAX_BYTES)
-    throw new DioscError('invalid_input', `A client tool's answer is at most ${INTERRUPT_ANSWER_MAX_BYTES} bytes as JSON.`);
+    throw new DioscError(
+      'invalid_input',
+      `A client tool's answer is at most ${INTERRUPT_ANSWER_MAX_BYTES} bytes as JSON.`,
+    );
   return validateHubBody('interruptAnswer', payload);
 }

@@ -37,9 +37,11 @@ export function reconcileHistory(client: readonly AgUiMessage[], server: readonl
       return { kind: 'behind' };
     throw mismatch(index, given, mine);
   }
-  if (theirs.length <= ours.length) return theirs.length === ours.length ? { kind: 'same' } : { kind: 'behind' };
+  if (theirs.length <= ours.length)
+    return theirs.length === ours.length ? { kind: 'same' } : { kind: 'behind' };
   const extra = theirs[ours.length]!;
-  if (theirs.length === ours.length + 1 && extra.kind === 'user') return { kind: 'new-message', text: extra.text };
+  if (theirs.length === ours.length + 1 && extra.kind === 'user')
+    return { kind: 'new-message', text: extra.text };
   throw new DioscError(
     'history_mismatch',
     extra.kind === 'user'
@@ -86,7 +88,12 @@ function itemsOf(messages: readonly (AgUiMessage | Message)[]): Item[] {
     else if (message.role === 'assistant') {
       pushText(message.content ?? '');
       for (const call of message.toolCalls ?? [])
-        items.push({ kind: 'call', id: call.id, name: call.function.name, args: argumentsOf(call.function.arguments) });
+        items.push({
+          kind: 'call',
+          id: call.id,
+          name: call.function.name,
+          args: argumentsOf(call.function.arguments),
+        });
     } else if (message.role === 'tool')
       items.push({ kind: 'result', toolCallId: message.toolCallId, content: textOf(message.content) });
   }

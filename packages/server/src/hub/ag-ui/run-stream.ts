@@ -107,7 +107,9 @@ export async function streamRun(hub: HubServices, input: RunStreamInput, out: Pa
     }
   } catch (error) {
     hub.log.warn({ err: error, conversationId: input.conversationId }, 'AG-UI run failed');
-    await send([{ type: EventType.RUN_ERROR, message: 'Something went wrong on the server.', code: 'internal' }]);
+    await send([
+      { type: EventType.RUN_ERROR, message: 'Something went wrong on the server.', code: 'internal' },
+    ]);
   } finally {
     clearInterval(keepAlive);
     clearInterval(poll);
@@ -117,8 +119,13 @@ export async function streamRun(hub: HubServices, input: RunStreamInput, out: Pa
 }
 
 function endEvent(base: { threadId: string; runId: string }, end: TurnEnd): AgUiEvent {
-  if (end.kind === 'failed') return { type: EventType.RUN_ERROR, message: end.error.message, code: end.error.code };
-  return { type: EventType.RUN_FINISHED, ...base, outcome: { type: end.kind === 'done' ? 'success' : 'cancelled' } };
+  if (end.kind === 'failed')
+    return { type: EventType.RUN_ERROR, message: end.error.message, code: end.error.code };
+  return {
+    type: EventType.RUN_FINISHED,
+    ...base,
+    outcome: { type: end.kind === 'done' ? 'success' : 'cancelled' },
+  };
 }
 
 /**
@@ -134,8 +141,10 @@ async function stopPoint(
   base: { threadId: string; runId: string },
 ): Promise<AgUiEvent | undefined> {
   const turn = await hub.turns.latestOf(conversationId);
-  if (!turn || turn.status === 'done') return { type: EventType.RUN_FINISHED, ...base, outcome: { type: 'success' } };
-  if (turn.status === 'cancelled') return { type: EventType.RUN_FINISHED, ...base, outcome: { type: 'cancelled' } };
+  if (!turn || turn.status === 'done')
+    return { type: EventType.RUN_FINISHED, ...base, outcome: { type: 'success' } };
+  if (turn.status === 'cancelled')
+    return { type: EventType.RUN_FINISHED, ...base, outcome: { type: 'cancelled' } };
   if (turn.status === 'failed')
     return {
       type: EventType.RUN_ERROR,

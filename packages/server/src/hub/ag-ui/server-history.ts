@@ -50,5 +50,7 @@ export async function serverHistory(
 function plainText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part: { type?: string; text?: string }) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
+  return content
+    .map((part: { type?: string; text?: string }) => (part.type === 'text' ? (part.text ?? '') : ''))
+    .join('');
 }
