@@ -23,7 +23,7 @@ export const AG_UI_LIMITS = {
 } as const;
 
 /** The body limit of the route: a 60-turn history fits many times over. */
-export const AG_UI_RUN_MAX_BYTES = 4 * 1024 * 1024;
+export const AG_UI_RUN_MAX_BYTES = 1_048_576;
 
 const TOOL_CALL = {
   type: 'object',
