@@ -43,17 +43,14 @@ export async function streamRun(hub: HubServices, input: RunStreamInput, out: Pa
     open = false;
     wake?.();
   });
+  // Every change a run waits for comes with an appended event: this process's (the bus), another
+  // instance's (its signal) or one no signal announced (the hub's one log watch wakes the bus).
   const unsubscribe = hub.bus.subscribe(input.conversationId, () => {
     pending = true;
     wake?.();
   });
   const keepAlive = setInterval(() => open && out.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
   keepAlive.unref();
-  const poll = setInterval(() => {
-    pending = true;
-    wake?.();
-  }, hub.eventPollMs);
-  poll.unref();
 
   const send = async (events: AgUiEvent[]) => {
     for (const event of events) {
@@ -112,7 +109,6 @@ export async function streamRun(hub: HubServices, input: RunStreamInput, out: Pa
     ]);
   } finally {
     clearInterval(keepAlive);
-    clearInterval(poll);
     unsubscribe();
     out.end();
   }
