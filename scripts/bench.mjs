@@ -18,6 +18,7 @@ must(process.execPath, ['--import', 'tsx', 'bench/files/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/kit/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/load/run.ts']);
 must(process.execPath, ['--import', 'tsx', 'bench/cli/run.ts']);
+must(process.execPath, ['--import', 'tsx', 'bench/ag-ui/run.ts']);
 // Two instances on one PostgreSQL: the one named, or a throwaway server as npm test starts.
 const postgres = process.env.BENCH_POSTGRES_URL ? undefined : await startPostgres();
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? postgres?.url;

@@ -53,6 +53,8 @@ export const ARTIFACTS = [
   ['bench/waiting.md', 'bench/results/waiting.md', 'npm run bench'],
   ['bench/cli.json', 'bench/results/cli.json', 'npm run bench'],
   ['bench/cli.md', 'bench/results/cli.md', 'npm run bench'],
+  ['bench/ag-ui.json', 'bench/results/ag-ui.json', 'npm run bench'],
+  ['bench/ag-ui.md', 'bench/results/ag-ui.md', 'npm run bench'],
   ['mutation/mutation.md', 'bench/results/mutation.md', 'npm run mutation'],
   ['mutation/mutation.json', 'bench/results/mutation.json', 'npm run mutation'],
   ['catalog.json', 'docs/api/catalog.json', 'packages/protocol/test/catalog-contract.test.ts'],

@@ -29,6 +29,8 @@ export interface WireTarget {
   readonly publishableKey: string;
   readonly fetch: typeof fetch;
   plan(turn: TurnPlan): void;
+  /** How many model steps the hub has run (the real hub's scripted model), to see nothing ran. */
+  modelCalls?(): number;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function realHub(): Promise<WireTarget> {
         steps.push({ toolCalls: [{ toolName: turn.tool, input: turn.args }] }, { text: turn.reply });
       else steps.push({ toolCalls: [{ toolName: 'item_write', input: turn.approve }] }, { text: turn.reply });
     },
+    modelCalls: () => server.model.calls.length,
     close: () => server.close(),
   };
 }

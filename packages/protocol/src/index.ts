@@ -82,6 +82,8 @@ export { DioscError, plainText } from './errors/diosc-error.js';
 export type { LocalErrorCode } from './errors/local-codes.js';
 export { isLocalErrorCode, LOCAL_ERROR_CODES, localErrorCodes } from './errors/local-codes.js';
 export { LocalError } from './errors/local-error.js';
+export type { AgUiMessage, AgUiRunBody } from './hub-api/ag-ui-run.js';
+export { AG_UI_LIMITS, AG_UI_RUN_MAX_BYTES, AG_UI_RUN_SCHEMA } from './hub-api/ag-ui-run.js';
 export { answerBytesProblem } from './hub-api/answer-bytes.js';
 export { answerOutcome } from './hub-api/answer-outcome.js';
 export type {

@@ -37,6 +37,8 @@ const FREE_FORM = [
   'interruptAnswer $.snapshot.data',
   'interruptAnswer $.registry.intents.0.schema',
   'consensusDecision $.args',
+  'agUiRun $.tools.0.parameters',
+  'agUiRun $.resume.0.payload',
 ];
 
 describe('hub body schemas', () => {
@@ -116,6 +118,23 @@ const HUB_BODY_SAMPLES: Record<keyof typeof HUB_BODY_SCHEMAS, unknown> = {
     decision: { decision: 'edit', changed: ['id'], reason: 'why' },
   },
   consensusDecision: { decision: 'approve', argsDigest: 'a'.repeat(64) },
+  agUiRun: {
+    threadId: 'cnv_1',
+    runId: 'run_1',
+    state: {},
+    forwardedProps: {},
+    context: [],
+    messages: [
+      {
+        id: 'm1',
+        role: 'assistant',
+        content: 'hi',
+        toolCalls: [{ id: 'tc_1', type: 'function', function: { name: 'pick', arguments: '{}' } }],
+      },
+    ],
+    tools: [{ name: 'pick', description: 'Pick', parameters: { type: 'object' } }],
+    resume: [{ interruptId: 'tc_1', status: 'resolved', payload: { result: 1 }, metadata: {} }],
+  },
 };
 
 /** The data paths of every object of `name`'s schema that is not a listed free-form value. */

@@ -133,5 +133,8 @@ export async function route(context: FakeHubContext, request: Request, path: str
     }
     case 'downloadFile':
       return downloadFakeFile(context, visitorId, id);
+    case 'agUiRun':
+      // The kit speaks its own wire; the AG-UI adapter is the real hub's (docs/ag-ui.md).
+      return refusal('not_found', 'The fake hub does not speak AG-UI.');
   }
 }

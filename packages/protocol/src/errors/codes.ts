@@ -150,6 +150,11 @@ export const ERROR_CODES = {
     retryable: false,
     message: 'The decision does not match the exact arguments under review.',
   },
+  history_mismatch: {
+    status: 409,
+    retryable: false,
+    message: 'The history sent does not match the conversation the hub keeps; nothing was changed.',
+  },
   path_not_in_sitemap: {
     status: 400,
     retryable: false,

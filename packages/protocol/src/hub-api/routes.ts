@@ -82,6 +82,8 @@ export const HUB_ROUTES = {
   },
   cancelTurn: { method: 'POST', path: '/turns/:id/cancel', body: 'emptyBody', status: 200, reply: 'json' },
   downloadFile: { method: 'GET', path: '/files/:id', body: 'none', status: 200, reply: 'bytes' },
+  /** An AG-UI run (docs/ag-ui.md): a turn, or the continuation of one, as AG-UI events. */
+  agUiRun: { method: 'POST', path: '/ag-ui', body: 'agUiRun', status: 200, reply: 'event-stream' },
 } as const satisfies Record<string, HubRoute>;
 
 export type HubRouteName = keyof typeof HUB_ROUTES;

@@ -1,3 +1,4 @@
+import { AG_UI_RUN_SCHEMA } from './ag-ui-run.js';
 import { CLIENT_TOOL_NAME_PATTERN, PAGE_LIMITS } from './page.js';
 
 /**
@@ -132,6 +133,7 @@ export const HUB_BODY_SCHEMAS = {
   sendMessage: SEND_MESSAGE_SCHEMA,
   interruptAnswer: INTERRUPT_ANSWER_SCHEMA,
   consensusDecision: CONSENSUS_DECISION_SCHEMA,
+  agUiRun: AG_UI_RUN_SCHEMA,
 } as const;
 
 export type HubBodyName = keyof typeof HUB_BODY_SCHEMAS;

@@ -5,6 +5,7 @@ import { fastifySSE } from '@fastify/sse';
 import type { FastifyPluginAsync } from 'fastify';
 import { pruneRateWindows, rateLimitStoreOption } from '../http/shared-rate-store.js';
 import { startPeriodic } from '../periodic.js';
+import { agUiRoute } from './ag-ui/ag-ui-route.js';
 import { listenToOtherInstances } from './cluster/listen.js';
 import { conversationRoutes } from './conversations/conversation-routes.js';
 import { eventsRoute } from './events/events-route.js';
@@ -132,6 +133,7 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     await visitor.register(answerRoutes(deps));
     await visitor.register(uploadRoute(hub));
     await visitor.register(downloadRoute(hub));
+    await visitor.register(agUiRoute(deps));
   });
 
   // Turns that were running when this process (or another) stopped are picked up again.

@@ -89,6 +89,23 @@ const SAMPLES: Record<HubBodyName, unknown> = {
     decision: { decision: 'edit', changed: ['id'], reason: 'why' },
   },
   consensusDecision: { decision: 'approve', argsDigest: 'a'.repeat(64) },
+  agUiRun: {
+    threadId: 'cnv_1',
+    runId: 'run_1',
+    state: {},
+    forwardedProps: {},
+    context: [],
+    messages: [
+      {
+        id: 'm1',
+        role: 'assistant',
+        content: 'hi',
+        toolCalls: [{ id: 'tc_1', type: 'function', function: { name: 'pick', arguments: '{}' } }],
+      },
+    ],
+    tools: [{ name: 'pick', description: 'Pick', parameters: { type: 'object' } }],
+    resume: [{ interruptId: 'tc_1', status: 'resolved', payload: { result: 1 }, metadata: {} }],
+  },
 };
 
 describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
@@ -272,6 +289,7 @@ describeOnDialects('hostile input: items 6–11, 15b, 15e', () => {
       ['sendMessage', `/conversations/${conversation}/messages`],
       ['interruptAnswer', `/interrupts/${interrupt.id}/answer`],
       ['consensusDecision', '/consensus/cns_x/decision'],
+      ['agUiRun', '/ag-ui'],
     ];
     expect(new Set(routes.map(([name]) => name))).toEqual(new Set(Object.keys(HUB_BODY_SCHEMAS)));
     const before = await rowCounts(server.store);

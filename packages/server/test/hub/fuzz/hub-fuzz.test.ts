@@ -75,6 +75,7 @@ describeOnDialects('fuzzing every hub endpoint', (dialect) => {
     'POST /api/hub/turns/:id/cancel',
     'GET /api/hub/files/:id',
     'HEAD /api/hub/files/:id',
+    'POST /api/hub/ag-ui',
   ];
 
   it.each(routeNames)(

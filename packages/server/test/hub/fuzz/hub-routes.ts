@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { PAGE_ORIGIN } from '../support/hub-server.js';
+import { badAgUiRun, waitingHistory } from './ag-ui-shapes.js';
 import type { Targets } from './fuzz-fixture.js';
 import {
   type Body,
@@ -411,6 +412,60 @@ export function hubFuzzers(t: Targets): Record<string, RouteFuzzer> {
     },
   };
 
+  // The waiting conversation's thread with a history that is not its own: refused as it stands.
+  const runBase = {
+    threadId: t.main.waiting.conversation,
+    runId: 'run-fuzz',
+    messages: [{ id: 'm', role: 'user', content: 'hi' }],
+  };
+  const ownHistory = { ...runBase, messages: waitingHistory(t.main.waiting.interruptId) };
+  const resumeOf = (interruptId: string, payload: unknown) => ({
+    ...ownHistory,
+    resume: [{ interruptId, status: 'resolved', payload }],
+  });
+  const agUi: RouteFuzzer = {
+    path: '/ag-ui',
+    actor: 'main',
+    writes: true,
+    classes: {
+      ...jsonClasses(runBase, SESSION_BODY_LIMIT, (payload) => resumeOf('tc_fuzz', payload)),
+      'schema violations and roles the hub does not take': asBody(badAgUiRun(runBase)),
+      'histories the hub never had': asBody(
+        fc
+          .array(
+            fc.record({
+              id: fc.string({ minLength: 1, maxLength: 8 }),
+              role: fc.constantFrom('user', 'tool'),
+              content: fc.string({ maxLength: 40 }),
+              toolCallId: fc.constant(t.main.waiting.interruptId),
+            }),
+            { minLength: 1, maxLength: 4 },
+          )
+          .map((extra) => ({
+            ...ownHistory,
+            messages: [
+              ...ownHistory.messages,
+              ...extra.map(({ toolCallId, ...rest }) =>
+                rest.role === 'tool' ? { ...rest, toolCallId } : rest,
+              ),
+            ],
+          }))
+          .filter((body) => body.messages.length > 3 || body.messages.at(-1)?.role === 'tool'),
+      ),
+      'hostile resumes': asBody(
+        fc.oneof(
+          badAnswer.map((payload) => resumeOf(t.main.waiting.interruptId, payload)),
+          ids.map((id) => resumeOf(id, { result: 1 })),
+          fc.constant(
+            resumeOf(t.main.consensus.id, { decision: 'approve', argsDigest: t.main.consensus.argsDigest }),
+          ),
+        ),
+      ),
+      'threads of nothing': asBody(ids.map((threadId) => ({ ...runBase, threadId }))),
+      credentials: credentials(token, JSON.stringify(runBase)),
+    },
+  };
+
   const head = (get: RouteFuzzer): RouteFuzzer => ({ ...get });
   return {
     'POST /api/hub/sessions': sessions,
@@ -430,5 +485,6 @@ export function hubFuzzers(t: Targets): Record<string, RouteFuzzer> {
     'POST /api/hub/turns/:id/cancel': cancel,
     'GET /api/hub/files/:id': download,
     'HEAD /api/hub/files/:id': head(download),
+    'POST /api/hub/ag-ui': agUi,
   };
 }

@@ -1,0 +1,77 @@
+import { PassThrough } from 'node:stream';
+import { AG_UI_RUN_MAX_BYTES, DioscError, HUB_ROUTES } from '@diosc/protocol';
+import { validateHubBody } from '@diosc/protocol/validators';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { HubRouteDeps } from '../hub-route-deps.js';
+import { sendMessage } from '../turns/send-message.js';
+import { applyResume, type ResumeOutcome } from './apply-resume.js';
+import { registryOf } from './client-tools.js';
+import { reconcileHistory } from './reconcile-history.js';
+import { streamRun } from './run-stream.js';
+import { serverHistory } from './server-history.js';
+
+/**
+ * `POST /api/hub/ag-ui`: the hub as an AG-UI agent (docs/ag-ui.md). Everything that can be refused
+ * is decided before the stream opens, so a refusal is the hub's JSON error at its status and
+ * nothing changed: the body's schema, the thread (a conversation of this visitor), the re-sent
+ * history against the hub's, then either the resume entries (through the hub's own answer and
+ * decision doors) or the one new message (a turn, as `sendMessage` starts it).
+ */
+export function agUiRoute(deps: HubRouteDeps): FastifyPluginAsync {
+  const { hub, runner, files } = deps;
+  return async (app) => {
+    // A run that sends a message counts like a message; a resume counts too (one limit per visitor).
+    const perVisitor = {
+      hook: 'preHandler' as const,
+      timeWindow: 60_000,
+      keyGenerator: (request: FastifyRequest) => `visitor:${request.visitor?.id ?? 'none'}`,
+      max: async (request: FastifyRequest) =>
+        (await hub.assistants.find(request.visitor!.assistantId))?.config.limits.messagesPerMinute ?? 1,
+    };
+    app.post(
+      HUB_ROUTES.agUiRun.path,
+      { bodyLimit: AG_UI_RUN_MAX_BYTES, config: { visitorStream: true, rateLimit: perVisitor } },
+      async (request, reply) => {
+        const body = validateHubBody('agUiRun', request.body);
+        const session = request.visitor!;
+        const conversation = await hub.conversations.requireOwned(body.threadId, session);
+        const cursor = await hub.events.lastId(conversation.id);
+        const history = await serverHistory(hub, conversation.id, cursor);
+        const reconciled = reconcileHistory(body.messages, history.messages);
+        let resumed: ResumeOutcome[] = [];
+        if (body.resume?.length) {
+          if (reconciled.kind === 'new-message')
+            throw new DioscError(
+              'invalid_input',
+              'A run either resumes interrupts or adds a message, not both.',
+            );
+          resumed = await applyResume(deps, session, conversation.id, body.resume);
+        } else if (reconciled.kind === 'new-message') {
+          const message = validateHubBody('sendMessage', {
+            text: reconciled.text,
+            registry: registryOf(body.tools),
+          });
+          await sendMessage(hub, runner, session, conversation.id, message, files.attachments);
+        }
+        const out = new PassThrough();
+        reply.raw.once('close', () => out.destroy());
+        void streamRun(
+          hub,
+          {
+            threadId: body.threadId,
+            runId: body.runId,
+            conversationId: conversation.id,
+            cursor,
+            history,
+            snapshot: reconciled.kind === 'behind',
+            resumed,
+          },
+          out,
+        );
+        reply.header('content-type', 'text/event-stream; charset=utf-8');
+        reply.header('x-accel-buffering', 'no');
+        return reply.status(HUB_ROUTES.agUiRun.status).send(out);
+      },
+    );
+  };
+}
