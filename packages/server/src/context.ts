@@ -7,8 +7,7 @@ import type { Clock } from './clock.js';
 import type { ServerConfig } from './config.js';
 import type { Connections } from './connections/connections.js';
 import type { HttpLimits } from './http/server-limits.js';
-import type { HubServices } from './hub/hub-services.js';
-import type { TurnRunner } from './hub/turns/turn-runner.js';
+import type { Hub } from './hub/hub.js';
 import type { Telemetry } from './observability/telemetry.js';
 import type { Tracing } from './observability/tracing.js';
 import type { Store } from './store/dialect.js';
@@ -35,7 +34,7 @@ export interface DioscContext {
   /** The audit's reads and pruning. */
   auditLog: AuditLog;
   /** The assistant hub, once its plugin is registered. */
-  hub?: { services: HubServices; runner: TurnRunner };
+  hub?: Hub;
 }
 
 declare module 'fastify' {

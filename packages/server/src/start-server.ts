@@ -5,7 +5,7 @@ import { loadConfig, type ServerConfig } from './config.js';
 import { ensureOwner } from './first-run.js';
 import { applyAssistantsFile } from './hub/assistants/assistants-file.js';
 import { ensureDemoAssistant } from './hub/assistants/demo-assistant.js';
-import { hubOf } from './hub/hub-of.js';
+import { hubServicesOf } from './hub/hub-services-of.js';
 import { recordServerUrl } from './server-url-record.js';
 import { startBanner } from './start-banner.js';
 import { openConfiguredStore, sqlitePathOf } from './store/configured-store.js';
@@ -64,7 +64,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       fromFile && config.assistantsFile
         ? { path: config.assistantsFile, created: fromFile.created.length, updated: fromFile.updated.length }
         : undefined,
-    hub: hubOf(app.diosc),
+    hub: hubServicesOf(app.diosc),
   });
   // The credentials go to the terminal only, never through the logger.
   process.stdout.write(`${lines.join('\n')}\n\n`);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DioscError } from '@diosc/protocol';
 import { createAssistant, updateAssistant } from '../hub/assistants/assistant-admin.js';
 import { readAssistantsFile, readSpecFile } from '../hub/assistants/assistants-file.js';
-import { hubOf } from '../hub/hub-of.js';
+import { hubServicesOf } from '../hub/hub-services-of.js';
 import { openLocalApp } from './local-app.js';
 import { ASSISTANTS_USAGE } from './usage.js';
 
@@ -90,7 +90,7 @@ export async function assistantsCommand(
   const local = await openLocalApp(env);
   try {
     const { diosc, accountId } = local;
-    const assistants = hubOf(diosc).assistants;
+    const assistants = hubServicesOf(diosc).assistants;
     if (action === 'create' || action === 'update') {
       const input = inputFrom(values, env);
       const record =

@@ -12,9 +12,9 @@ import { eventsRoute } from './events/events-route.js';
 import { createLogWatch } from './events/log-watch.js';
 import { downloadRoute } from './files/download-route.js';
 import { uploadRoute } from './files/upload-route.js';
+import type { Hub } from './hub.js';
 import type { HubOptions } from './hub-context.js';
 import { createHubServices } from './hub-context.js';
-import type { HubRouteDeps } from './hub-route-deps.js';
 import { resumeOrphans, startDeadlineSweeper } from './interrupts/deadline-sweeper.js';
 import { answerRoutes } from './interrupts/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
@@ -34,7 +34,9 @@ const HOUR_MS = 60 * 60 * 1000;
 export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (app, { options = {} }) => {
   const hub = createHubServices(app.diosc, app.log, options);
   const runner = createTurnRunner(hub);
-  app.diosc.hub = { services: hub, runner };
+  // Built once: routes, commands and the rest of the app reach the hub through this one object.
+  const hubWithRunner: Hub = { services: hub, runner };
+  app.diosc.hub = hubWithRunner;
   // Listening before serving: nothing another instance announces from here on is missed.
   await hub.signals.start();
   const unlisten = listenToOtherInstances(hub, runner);
@@ -108,12 +110,6 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  const deps: HubRouteDeps = {
-    hub,
-    runner,
-    files: { attachments: hub.files.attachments, descriptorFor: hub.files.descriptorFor },
-  };
-
   await app.register(
     sessionRoutes(hub, {
       perMinutePerAddress: SESSIONS_PER_MINUTE_PER_ADDRESS,
@@ -128,12 +124,12 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
       done(caps.admitSession(request, reply));
     });
     await visitor.register(assistantRoute(hub));
-    await visitor.register(conversationRoutes(deps));
+    await visitor.register(conversationRoutes(hubWithRunner));
     await visitor.register(eventsRoute(hub));
-    await visitor.register(answerRoutes(deps));
+    await visitor.register(answerRoutes(hubWithRunner));
     await visitor.register(uploadRoute(hub));
     await visitor.register(downloadRoute(hub));
-    await visitor.register(agUiRoute(deps));
+    await visitor.register(agUiRoute(hubWithRunner));
   });
 
   // Turns that were running when this process (or another) stopped are picked up again.

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { AG_UI_RUN_MAX_BYTES, DioscError, HUB_ROUTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { HubRouteDeps } from '../hub-route-deps.js';
+import type { Hub } from '../hub.js';
 import { sendMessage } from '../turns/send-message.js';
 import { applyResume, type ResumeOutcome } from './apply-resume.js';
 import { registryOf } from './client-tools.js';
@@ -17,8 +17,8 @@ import { serverHistory } from './server-history.js';
  * history against the hub's, then either the resume entries (through the hub's own answer and
  * decision doors) or the one new message (a turn, as `sendMessage` starts it).
  */
-export function agUiRoute(deps: HubRouteDeps): FastifyPluginAsync {
-  const { hub, runner, files } = deps;
+export function agUiRoute(deps: Hub): FastifyPluginAsync {
+  const hub = deps.services;
   return async (app) => {
     // A run that sends a message counts like a message; a resume counts too (one limit per visitor).
     const perVisitor = {
@@ -51,7 +51,7 @@ export function agUiRoute(deps: HubRouteDeps): FastifyPluginAsync {
             text: reconciled.text,
             registry: registryOf(body.tools),
           });
-          await sendMessage(hub, runner, session, conversation.id, message, files.attachments);
+          await sendMessage(deps, session, { conversationId: conversation.id, body: message });
         }
         const out = new PassThrough();
         reply.raw.once('close', () => out.destroy());

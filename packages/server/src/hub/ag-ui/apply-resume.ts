@@ -7,7 +7,7 @@ import {
 } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import { decideConsensus } from '../consensus/decide.js';
-import type { HubRouteDeps } from '../hub-route-deps.js';
+import type { Hub } from '../hub.js';
 import { answerInterrupt } from '../interrupts/answer-interrupt.js';
 import { requireCallOfVisitor } from '../interrupts/call-of-visitor.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
@@ -30,7 +30,7 @@ export const CANCELLED_TOOL_MESSAGE = 'The application cancelled this tool call.
  * unknown. A cancelled entry is an error result for a client tool and a rejection for an approval.
  */
 export async function applyResume(
-  deps: HubRouteDeps,
+  hub: Hub,
   session: VisitorSession,
   conversationId: string,
   entries: readonly ResumeEntry[],
@@ -39,19 +39,19 @@ export async function applyResume(
   if (ids.size !== entries.length)
     throw new DioscError('invalid_input', 'Each interrupt is answered once per run.');
   const planned: (() => Promise<ResumeOutcome>)[] = [];
-  for (const entry of entries) planned.push(await plan(deps, session, conversationId, entry));
+  for (const entry of entries) planned.push(await plan(hub, session, conversationId, entry));
   const outcomes: ResumeOutcome[] = [];
   for (const take of planned) outcomes.push(await take());
   return outcomes;
 }
 
 async function plan(
-  { hub, runner, files }: HubRouteDeps,
+  hub: Hub,
   session: VisitorSession,
   conversationId: string,
   entry: ResumeEntry,
 ): Promise<() => Promise<ResumeOutcome>> {
-  const { call, turn } = await requireCallOfVisitor(hub, session, entry.interruptId, [
+  const { call, turn } = await requireCallOfVisitor(hub.services, session, entry.interruptId, [
     'browser',
     'intent',
     'server',
@@ -64,14 +64,14 @@ async function plan(
         ? { decision: 'reject', argsDigest: call.argsDigest }
         : validateHubBody('consensusDecision', entry.payload);
     return async () => {
-      await decideConsensus(hub, runner, session, interruptId, decision);
+      await decideConsensus(hub, session, { interruptId, decision });
       return { interruptId, status: 'accepted' };
     };
   }
   const answer: InterruptAnswer =
     entry.status === 'cancelled' ? { error: CANCELLED_TOOL_MESSAGE } : clientToolAnswer(entry.payload);
   return async () => {
-    const { status } = await answerInterrupt(hub, runner, session, interruptId, answer, files.descriptorFor);
+    const { status } = await answerInterrupt(hub, session, { interruptId, answer });
     return { interruptId, status };
   };
 }

@@ -1,7 +1,7 @@
 import { DioscError } from '@diosc/protocol';
 import { validateGrant } from '../../connections/grant.js';
 import type { DioscContext } from '../../context.js';
-import { hubOf } from '../hub-of.js';
+import { hubServicesOf } from '../hub-services-of.js';
 import type { AssistantRecord, SecretsPatch } from './assistants.js';
 
 /**
@@ -15,7 +15,7 @@ export async function createAssistant(
   input: unknown,
   secrets?: SecretsPatch,
 ): Promise<AssistantRecord> {
-  const hub = hubOf(diosc);
+  const hub = hubServicesOf(diosc);
   if (hasAccount(input)) await checkAccountGrant(diosc, accountId, input);
   const record = await hub.assistants.create(accountId, input, secrets);
   return linkAccountGrant(diosc, record);
@@ -28,7 +28,7 @@ export async function updateAssistant(
   input: unknown,
   secrets?: SecretsPatch,
 ): Promise<AssistantRecord> {
-  const hub = hubOf(diosc);
+  const hub = hubServicesOf(diosc);
   if (hasAccount(input)) await checkAccountGrant(diosc, accountId, input);
   const before = await hub.assistants.show(accountId, idOrName);
   const record = await hub.assistants.update(accountId, idOrName, input, secrets);
@@ -45,7 +45,7 @@ export async function deleteAssistant(
   accountId: string,
   idOrName: string,
 ): Promise<string> {
-  const hub = hubOf(diosc);
+  const hub = hubServicesOf(diosc);
   const record = await hub.assistants.show(accountId, idOrName);
   await hub.assistants.remove(accountId, record.id);
   const connectionId = record.config.serverTools.account?.connectionId;
@@ -93,7 +93,7 @@ async function linkAccountGrant(diosc: DioscContext, record: AssistantRecord): P
     provenance: 'assistant',
     assistantId: record.id,
   });
-  await hubOf(diosc).assistants.setAccountConnection(record.id, connection.id);
+  await hubServicesOf(diosc).assistants.setAccountConnection(record.id, connection.id);
   return {
     ...record,
     config: {

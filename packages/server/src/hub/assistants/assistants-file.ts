@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { DioscError } from '@diosc/protocol';
 import { parse as parseYaml } from 'yaml';
 import type { DioscContext } from '../../context.js';
-import { hubOf } from '../hub-of.js';
+import { hubServicesOf } from '../hub-services-of.js';
 import { createAssistant, updateAssistant } from './assistant-admin.js';
 import { parseAssistantInput } from './assistant-schema.js';
 
@@ -54,7 +54,10 @@ export async function applyAssistantsFile(
 ): Promise<{ created: string[]; updated: string[] }> {
   const entries = readAssistantsFile(path);
   const current = new Map(
-    (await hubOf(diosc).assistants.list(accountId)).map((record) => [record.config.name, record.config]),
+    (await hubServicesOf(diosc).assistants.list(accountId)).map((record) => [
+      record.config.name,
+      record.config,
+    ]),
   );
   const existing = new Set(current.keys());
   // Every entry is checked before any is applied, so a typo in the fifth leaves the first four alone.

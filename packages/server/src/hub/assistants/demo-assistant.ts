@@ -1,5 +1,5 @@
 import type { DioscContext } from '../../context.js';
-import { hubOf } from '../hub-of.js';
+import { hubServicesOf } from '../hub-services-of.js';
 import { createAssistant } from './assistant-admin.js';
 import type { AssistantRecord } from './assistants.js';
 
@@ -14,7 +14,7 @@ export async function ensureDemoAssistant(
   diosc: DioscContext,
   accountId: string,
 ): Promise<AssistantRecord | undefined> {
-  const assistants = hubOf(diosc).assistants;
+  const assistants = hubServicesOf(diosc).assistants;
   if ((await assistants.list(accountId)).length > 0) return undefined;
   return createAssistant(diosc, accountId, {
     name: DEMO_ASSISTANT_NAME,

@@ -1,8 +1,7 @@
 import { type ConsensusDecision, DioscError, declinedMessage } from '@diosc/protocol';
 import { compileToolSchema } from '@diosc/protocol/validators';
-import type { HubServices } from '../hub-services.js';
+import type { Hub } from '../hub.js';
 import { requireCallOfVisitor } from '../interrupts/call-of-visitor.js';
-import type { TurnRunner } from '../turns/turn-runner.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
 import { consensusAudit } from './consensus-audit.js';
 
@@ -17,11 +16,9 @@ function changedKeys(before: Record<string, unknown>, after: Record<string, unkn
  * against the tool's schema first; Reject never runs the tool.
  */
 export async function decideConsensus(
-  hub: HubServices,
-  runner: TurnRunner,
+  { services: hub, runner }: Hub,
   session: VisitorSession,
-  id: string,
-  decision: ConsensusDecision,
+  { interruptId: id, decision }: { interruptId: string; decision: ConsensusDecision },
 ): Promise<{ status: 'accepted' }> {
   const { call, turn } = await requireCallOfVisitor(hub, session, id, ['server']);
   if (call.status !== 'consensus') throw new DioscError('consensus_not_pending');

@@ -2,14 +2,15 @@ import { type ConversationView, HUB_ROUTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { consensusRequestOf } from '../consensus/consensus-request.js';
-import type { HubRouteDeps } from '../hub-route-deps.js';
+import type { Hub } from '../hub.js';
 import { interruptOf } from '../interrupts/interrupt-view.js';
 import { sendMessage } from '../turns/send-message.js';
 import { turnView } from '../turns/turns.js';
 import { displayMessages } from './display.js';
 
 /** A visitor's conversations: create, list, read back (for a reload), and send a message. */
-export function conversationRoutes({ hub, runner, files }: HubRouteDeps): FastifyPluginAsync {
+export function conversationRoutes(deps: Hub): FastifyPluginAsync {
+  const hub = deps.services;
   return async (app) => {
     app.post(HUB_ROUTES.createConversation.path, async (request, reply) => {
       if (request.body !== undefined) validateEmpty(request.body);
@@ -66,14 +67,10 @@ export function conversationRoutes({ hub, runner, files }: HubRouteDeps): Fastif
       { config: { rateLimit: perVisitor } },
       async (request, reply) => {
         const body = validateHubBody('sendMessage', request.body);
-        const response = await sendMessage(
-          hub,
-          runner,
-          request.visitor!,
-          request.params.id,
+        const response = await sendMessage(deps, request.visitor!, {
+          conversationId: request.params.id,
           body,
-          files.attachments,
-        );
+        });
         reply.status(HUB_ROUTES.sendMessage.status);
         return response;
       },

@@ -1,14 +1,7 @@
-import {
-  answerBytesProblem,
-  answerOutcome,
-  DioscError,
-  type FileDescriptor,
-  type InterruptAnswer,
-} from '@diosc/protocol';
-import type { HubServices } from '../hub-services.js';
+import { answerBytesProblem, answerOutcome, DioscError, type InterruptAnswer } from '@diosc/protocol';
+import type { Hub } from '../hub.js';
 import { argsDigest } from '../turns/classify-call.js';
 import type { ToolOutput } from '../turns/tool-calls.js';
-import type { TurnRunner } from '../turns/turn-runner.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
 import { approvalReportAudit } from './approval-report-audit.js';
 import { requireCallOfVisitor } from './call-of-visitor.js';
@@ -34,16 +27,9 @@ function outputOf(answer: InterruptAnswer): ToolOutput {
  * (`answerBytesProblem`), whatever the kit did.
  */
 export async function answerInterrupt(
-  hub: HubServices,
-  runner: TurnRunner,
+  { services: hub, runner }: Hub,
   session: VisitorSession,
-  interruptId: string,
-  received: InterruptAnswer,
-  fileOf: (
-    fileId: string,
-    conversationId: string,
-    interruptId: string,
-  ) => Promise<FileDescriptor | undefined>,
+  { interruptId, answer: received }: { interruptId: string; answer: InterruptAnswer },
 ): Promise<{ status: 'accepted' | 'duplicate' }> {
   const { call, turn } = await requireCallOfVisitor(hub, session, interruptId, ['browser', 'intent']);
   const digest = argsDigest(received);
@@ -56,7 +42,7 @@ export async function answerInterrupt(
   if (bytes) throw new DioscError('invalid_input', bytes);
   let answer = received;
   if ('result' in received && received.file) {
-    const file = await fileOf(received.file.fileId, turn.conversationId, call.id);
+    const file = await hub.files.descriptorFor(received.file.fileId, turn.conversationId, call.id);
     if (!file)
       throw new DioscError(
         'invalid_input',

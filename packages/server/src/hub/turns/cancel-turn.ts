@@ -1,8 +1,7 @@
 import { DioscError, type TurnView } from '@diosc/protocol';
-import type { HubServices } from '../hub-services.js';
+import type { Hub } from '../hub.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
 import { errorOutput } from './classify-call.js';
-import type { TurnRunner } from './turn-runner.js';
 import { turnView } from './turns.js';
 
 /**
@@ -11,17 +10,17 @@ import { turnView } from './turns.js';
  * is aborted, and the conversation takes messages again.
  */
 export async function cancelTurn(
-  hub: HubServices,
-  runner: TurnRunner,
+  hub: Hub,
   session: VisitorSession,
-  turnId: string,
+  { turnId }: { turnId: string },
 ): Promise<TurnView> {
-  const turn = /^trn_[0-9a-f-]{36}$/.test(turnId) ? await hub.turns.get(turnId) : undefined;
+  const { services } = hub;
+  const turn = /^trn_[0-9a-f-]{36}$/.test(turnId) ? await services.turns.get(turnId) : undefined;
   if (!turn) throw new DioscError('not_found', 'There is no such turn.');
-  await hub.conversations.requireOwned(turn.conversationId, session).catch(() => {
+  await services.conversations.requireOwned(turn.conversationId, session).catch(() => {
     throw new DioscError('not_found', 'There is no such turn.');
   });
-  if (!(await stopTurn(hub, runner, turn, 'The visitor cancelled the turn.'))) {
+  if (!(await stopTurn(hub, turn, 'The visitor cancelled the turn.'))) {
     throw new DioscError('turn_not_active');
   }
   return turnView({ ...turn, status: 'cancelled' });
@@ -32,8 +31,7 @@ export async function cancelTurn(
  * already ended. Used by the visitor's cancel and by the owner deleting the conversation.
  */
 export async function stopTurn(
-  hub: HubServices,
-  runner: TurnRunner,
+  { services: hub, runner }: Hub,
   turn: { id: string; conversationId: string },
   why: string,
 ): Promise<boolean> {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DioscError, type SendMessageRequest, type SendMessageResponse } from '@diosc/protocol';
-import type { HubServices } from '../hub-services.js';
+import type { Hub } from '../hub.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
-import type { TurnRunner } from './turn-runner.js';
 
 const TITLE_CHARS = 60;
 
@@ -13,18 +12,14 @@ const TITLE_CHARS = 60;
  * runner takes it from there.
  */
 export async function sendMessage(
-  hub: HubServices,
-  runner: TurnRunner,
+  { services: hub, runner }: Hub,
   session: VisitorSession,
-  conversationId: string,
-  body: SendMessageRequest,
-  attachmentsOf: (
-    fileIds: string[],
-    conversationId: string,
-  ) => Promise<import('@diosc/protocol').FileDescriptor[]>,
+  { conversationId, body }: { conversationId: string; body: SendMessageRequest },
 ): Promise<SendMessageResponse> {
   const conversation = await hub.conversations.requireOwned(conversationId, session);
-  const files = body.attachments?.length ? await attachmentsOf(body.attachments, conversation.id) : [];
+  const files = body.attachments?.length
+    ? await hub.files.attachments(body.attachments, conversation.id)
+    : [];
   if (body.text.trim() === '' && files.length === 0)
     throw new DioscError('invalid_input', 'A message needs text or an attachment.');
   const registry = body.registry ?? { tools: [], intents: [] };

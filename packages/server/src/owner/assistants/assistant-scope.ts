@@ -2,14 +2,13 @@ import { DioscError } from '@diosc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ownerOf } from '../../auth/owner-request.js';
 import type { AssistantRecord, SecretsPresence } from '../../hub/assistants/assistants.js';
-import type { HubServices } from '../../hub/hub-services.js';
-import type { TurnRunner } from '../../hub/turns/turn-runner.js';
+import type { Hub } from '../../hub/hub.js';
 
 const ASSISTANT_ID = /^ast_[A-Za-z0-9]{1,40}$/;
 const CONVERSATION_ID = /^cnv_[0-9a-f-]{36}$/;
 
 /** The hub's services; the owner routes reach the hub only through them. */
-export function hubOf(app: FastifyInstance): { services: HubServices; runner: TurnRunner } {
+export function hubOf(app: FastifyInstance): Hub {
   if (!app.diosc.hub) throw new DioscError('not_found', 'This server runs no assistant hub.');
   return app.diosc.hub;
 }

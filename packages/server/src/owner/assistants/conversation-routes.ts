@@ -37,7 +37,9 @@ export function registerConversationRoutes(app: FastifyInstance): void {
 
   app.delete('/:id/conversations/:conversationId', async (request) => {
     const assistant = await ownedAssistant(app, request);
-    const { services, runner } = hubOf(app);
-    return deleteConversation(services, runner, assistant.id, conversationIdOf(request));
+    return deleteConversation(hubOf(app), {
+      assistantId: assistant.id,
+      conversationId: conversationIdOf(request),
+    });
   });
 }

@@ -6,7 +6,7 @@ import type { HubServices } from './hub-services.js';
  * the context holds it only once the hub plugin is registered, and reaching it before is a bug of
  * the caller, said so, not a `TypeError` on `undefined`.
  */
-export function hubOf(diosc: DioscContext): HubServices {
+export function hubServicesOf(diosc: DioscContext): HubServices {
   if (!diosc.hub) throw new Error('The hub plugin is not registered.');
   return diosc.hub.services;
 }
