@@ -19,6 +19,7 @@ import { resumeOrphans, startDeadlineSweeper } from './interrupts/deadline-sweep
 import { answerRoutes } from './interrupts/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
 import { assistantRoute } from './visitors/assistant-route.js';
+import { visitorMessageLimit } from './visitors/message-limit.js';
 import { sessionRoutes } from './visitors/session-routes.js';
 import { visitorAuth } from './visitors/visitor-auth.js';
 import { createVisitorCaps } from './visitors/visitor-caps.js';
@@ -105,6 +106,7 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     errorResponseBuilder: (_request, context) =>
       new DioscError('rate_limited', 'Too many requests; slow down.', { retryAfterMs: context.ttl }),
   });
+  const messageLimit = visitorMessageLimit(app, hub);
   app.addHook('onSend', async (_request, reply) => {
     // A download sets its own (`private, no-store`); everything else is `no-store`.
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -124,12 +126,12 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
       done(caps.admitSession(request, reply));
     });
     await visitor.register(assistantRoute(hub));
-    await visitor.register(conversationRoutes(hubWithRunner));
+    await visitor.register(conversationRoutes(hubWithRunner, messageLimit));
     await visitor.register(eventsRoute(hub));
     await visitor.register(answerRoutes(hubWithRunner));
     await visitor.register(uploadRoute(hub));
     await visitor.register(downloadRoute(hub));
-    await visitor.register(agUiRoute(hubWithRunner));
+    await visitor.register(agUiRoute(hubWithRunner, messageLimit));
   });
 
   // Turns that were running when this process (or another) stopped are picked up again.

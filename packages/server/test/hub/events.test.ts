@@ -1,7 +1,10 @@
-import { afterEach, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { HUB_API_PREFIX, hubPath } from '@diosc/protocol';
+import { afterEach, expect, it, vi } from 'vitest';
 import { createEventBus } from '../../src/hub/events/event-bus.js';
 import { createEventLog } from '../../src/hub/events/event-log.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
+import { rowCounts } from './support/rows.js';
 
 let server: HubTestServer | undefined;
 afterEach(async () => {
@@ -238,5 +241,61 @@ describeOnDialects('the event stream', () => {
         expect(reply.body).toMatchObject({ error: { code: 'rate_limited', retryable: true } });
     }
     expect(statuses).toEqual([202, 202, 429]);
+  });
+
+  it('counts one message budget across both wires: the kit’s messages and AG-UI runs', async () => {
+    server = await startHubServer({
+      script: Array.from({ length: 5 }, () => ({ text: 'ok' })),
+      assistant: { limits: { messagesPerMinute: 2 } },
+    });
+    const client = server.client();
+    await client.open(server.assistant.publishableKey);
+    const agUiRun = async (text: string) => {
+      const threadId = await client.conversation();
+      const response = await fetch(`${server!.url}${HUB_API_PREFIX}${hubPath('agUiRun')}`, {
+        method: 'POST',
+        headers: {
+          origin: server!.pageOrigin,
+          'content-type': 'application/json',
+          authorization: `Bearer ${client.token}`,
+        },
+        body: JSON.stringify({
+          threadId,
+          runId: randomUUID(),
+          state: {},
+          forwardedProps: {},
+          context: [],
+          tools: [],
+          messages: [{ id: randomUUID(), role: 'user', content: text }],
+        }),
+      });
+      const body = await response.text();
+      return { status: response.status, body };
+    };
+    const statuses = [(await client.send(await client.conversation(), { text: 'by the kit' })).status];
+    const run = await agUiRun('by AG-UI');
+    statuses.push(run.status);
+    // Both turns run to their end first, so what the refusals leave is all there is to compare.
+    await vi.waitFor(
+      async () => {
+        const open = await server!.store.db
+          .selectFrom('hub_turns')
+          .select('id')
+          .where('status', 'in', ['running', 'waiting'])
+          .execute();
+        expect(open).toEqual([]);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
+    const before = await rowCounts(server.store);
+    const third = await client.send(await client.conversation(), { text: 'by the kit again' });
+    const fourth = await agUiRun('by AG-UI again');
+    statuses.push(third.status, fourth.status);
+    expect(statuses).toEqual([202, 200, 429, 429]);
+    expect(third.body).toMatchObject({ error: { code: 'rate_limited', retryable: true } });
+    expect(JSON.parse(fourth.body)).toMatchObject({ error: { code: 'rate_limited', retryable: true } });
+    // Refused before anything was written but the conversations the refused attempts asked for.
+    const after = await rowCounts(server.store);
+    expect({ ...after, hub_conversations: 0 }).toEqual({ ...before, hub_conversations: 0 });
   });
 });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { AG_UI_RUN_MAX_BYTES, DioscError, HUB_ROUTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { Hub } from '../hub.js';
 import { sendMessage } from '../turns/send-message.js';
 import { applyResume, type ResumeOutcome } from './apply-resume.js';
@@ -17,20 +17,14 @@ import { serverHistory } from './server-history.js';
  * history against the hub's, then either the resume entries (through the hub's own answer and
  * decision doors) or the one new message (a turn, as `sendMessage` starts it).
  */
-export function agUiRoute(deps: Hub): FastifyPluginAsync {
+export function agUiRoute(deps: Hub, messageLimit: preHandlerAsyncHookHandler): FastifyPluginAsync {
   const hub = deps.services;
   return async (app) => {
-    // A run that sends a message counts like a message; a resume counts too (one limit per visitor).
-    const perVisitor = {
-      hook: 'preHandler' as const,
-      timeWindow: 60_000,
-      keyGenerator: (request: FastifyRequest) => `visitor:${request.visitor?.id ?? 'none'}`,
-      max: async (request: FastifyRequest) =>
-        (await hub.assistants.find(request.visitor!.assistantId))?.config.limits.messagesPerMinute ?? 1,
-    };
     app.post(
       HUB_ROUTES.agUiRun.path,
-      { bodyLimit: AG_UI_RUN_MAX_BYTES, config: { visitorStream: true, rateLimit: perVisitor } },
+      // A run counts against the visitor's messages, resume or new message alike: one budget for
+      // both wires.
+      { bodyLimit: AG_UI_RUN_MAX_BYTES, config: { visitorStream: true }, preHandler: messageLimit },
       async (request, reply) => {
         const body = validateHubBody('agUiRun', request.body);
         const session = request.visitor!;

@@ -1,6 +1,6 @@
 import { type ConversationView, HUB_ROUTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { consensusRequestOf } from '../consensus/consensus-request.js';
 import type { Hub } from '../hub.js';
 import { interruptOf } from '../interrupts/interrupt-view.js';
@@ -9,7 +9,7 @@ import { turnView } from '../turns/turns.js';
 import { displayMessages } from './display.js';
 
 /** A visitor's conversations: create, list, read back (for a reload), and send a message. */
-export function conversationRoutes(deps: Hub): FastifyPluginAsync {
+export function conversationRoutes(deps: Hub, messageLimit: preHandlerAsyncHookHandler): FastifyPluginAsync {
   const hub = deps.services;
   return async (app) => {
     app.post(HUB_ROUTES.createConversation.path, async (request, reply) => {
@@ -54,17 +54,9 @@ export function conversationRoutes(deps: Hub): FastifyPluginAsync {
       return view;
     });
 
-    // Per visitor session, after authentication (the route's hook runs after the auth hook).
-    const perVisitor = {
-      hook: 'preHandler' as const,
-      timeWindow: 60_000,
-      keyGenerator: (request: FastifyRequest) => `visitor:${request.visitor?.id ?? 'none'}`,
-      max: async (request: FastifyRequest) =>
-        (await hub.assistants.find(request.visitor!.assistantId))?.config.limits.messagesPerMinute ?? 1,
-    };
     app.post<{ Params: { id: string } }>(
       HUB_ROUTES.sendMessage.path,
-      { config: { rateLimit: perVisitor } },
+      { preHandler: messageLimit },
       async (request, reply) => {
         const body = validateHubBody('sendMessage', request.body);
         const response = await sendMessage(deps, request.visitor!, {
