@@ -143,6 +143,13 @@ export function createHubServices(
   // operator's (`DIOSC_OLLAMA_URL`, the `auto` provider) are not the owner's to choose.
   const providerFetch = (spec: { baseUrl?: string | undefined }) =>
     spec.baseUrl === undefined ? undefined : (outboundFetch as unknown as typeof fetch);
+  const modelOf = (assistant: AssistantRecord, apiKey: string | undefined) =>
+    resolveModel(assistant.config.model, {
+      env,
+      apiKey,
+      scripted: options.scriptedModels,
+      fetch: providerFetch(assistant.config.model),
+    });
   const loadServerTools = async (assistant: AssistantRecord, mcp = true) => {
     const secrets = await assistants.secretsOf(assistant.id);
     return loadServerToolsFor(
@@ -188,12 +195,11 @@ export function createHubServices(
       }),
     async modelFor(assistant) {
       const { providerKey } = await assistants.secretsOf(assistant.id);
-      return resolveModel(assistant.config.model, {
-        env,
-        apiKey: providerKey,
-        scripted: options.scriptedModels,
-        fetch: providerFetch(assistant.config.model),
-      });
+      return modelOf(assistant, providerKey);
+    },
+    async stepModelFor(assistant) {
+      const secrets = await assistants.secretsOf(assistant.id);
+      return { model: (await modelOf(assistant, secrets.providerKey)).model, redactor: redactorOf(secrets) };
     },
     redactorFor: async (assistant) => redactorOf(await assistants.secretsOf(assistant.id)),
     async serverToolsFor(assistant, turnId) {

@@ -55,6 +55,8 @@ export interface HubServices extends HubTransaction {
   /** One tiny call to a model with the given key (or the environment's): the owner's "test connection". */
   testModel(spec: ModelSpec, apiKey: string | undefined): Promise<TestConnectionResult>;
   modelFor(assistant: AssistantRecord): Promise<{ model: LanguageModelV3; label: string; scripted: boolean }>;
+  /** A model step's model and redactor, from one read of the assistant's secrets. */
+  stepModelFor(assistant: AssistantRecord): Promise<{ model: LanguageModelV3; redactor: SecretRedactor }>;
   /** The assistant's server tools for one turn (MCP servers are listed once per turn and cached). */
   serverToolsFor(assistant: AssistantRecord, turnId: string): Promise<ServerTool[]>;
   /**

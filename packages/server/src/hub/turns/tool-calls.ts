@@ -63,13 +63,13 @@ export type NewToolCall = Omit<HubToolCallsTable, 'created_at' | 'resolved_at'>;
  */
 export function createToolCalls(db: Kysely<Database>, clock: Clock, audit: AuditRecorder) {
   return {
-    async insertStep(calls: NewToolCall[]): Promise<void> {
-      if (calls.length === 0) return;
+    /** Stores a step's calls; answers them as stored, so the step need not read them back. */
+    async insertStep(calls: NewToolCall[]): Promise<ToolCallRecord[]> {
+      if (calls.length === 0) return [];
       const now = clock.now();
-      await db
-        .insertInto('hub_tool_calls')
-        .values(calls.map((call) => ({ ...call, created_at: now, resolved_at: null })))
-        .execute();
+      const rows = calls.map((call) => ({ ...call, created_at: now, resolved_at: null }));
+      await db.insertInto('hub_tool_calls').values(rows).execute();
+      return rows.map(toRecord);
     },
 
     async forStep(turnId: string, step: number): Promise<ToolCallRecord[]> {

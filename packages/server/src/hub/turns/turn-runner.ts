@@ -93,11 +93,17 @@ export function createTurnRunner(hub: HubServices) {
       if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return;
 
       // Server calls of the step run while the page and the visitor are still deciding theirs.
-      for (const call of await hub.toolCalls.forStep(turn.id, turn.step)) {
+      const read = await hub.toolCalls.forStep(turn.id, turn.step);
+      let changed = false;
+      for (const call of read) {
         if (call.status === 'ready') await runServerCall(assistant, conversation.visitor_id, call, signal);
         if (call.status === 'running') await abandonInterrupted(call, turn.conversationId);
+        changed ||= call.status === 'ready' || call.status === 'running';
       }
-      const calls = await hub.toolCalls.forStep(turn.id, turn.step);
+      // Read again only when this run changed a call. Otherwise the read above stands: an answer
+      // that lands after it is caught by the look after the transition to waiting below, or, on a
+      // waiting turn, by the loop's next read.
+      const calls = changed ? await hub.toolCalls.forStep(turn.id, turn.step) : read;
       if (calls.some(isPending)) {
         if (turn.status === 'running') await hub.turns.transition(turn.id, ['running'], 'waiting');
         // An answer may have landed between the read and the transition: look once more.
@@ -149,14 +155,13 @@ export function createTurnRunner(hub: HubServices) {
   ): Promise<boolean> {
     const serverTools = await hub.serverToolsFor(assistant, turnId);
     const tools = offeredTools(assistant.config, registry, serverTools);
-    const { model } = await hub.modelFor(assistant);
+    const { model, redactor } = await hub.stepModelFor(assistant);
     const stored = await hub.conversations.messages(conversationId);
     const permission = filesPermissionOf(assistant.config);
     const attached = await attachmentParts(hub.files, stored, {
       inlineTextMaxBytes: permission.inlineTextMaxBytes,
       images: acceptsImages(model.provider, permission.modelImages),
     });
-    const redactor = await hub.redactorFor(assistant);
     const ref = { turnId, assistantId: assistant.id };
     const endStep = hub.telemetry.modelStep(assistant.id);
     const outcome = await hub.tracing
@@ -202,14 +207,15 @@ export function createTurnRunner(hub: HubServices) {
       }),
     );
     const content: ModelMessage = outcome.assistantMessage ?? { role: 'assistant', content: outcome.text };
-    await hub.transaction(async (tx) => {
+    const stepCalls = await hub.transaction(async (tx) => {
       await tx.conversations.appendMessage(conversationId, { turnId, content });
-      await tx.toolCalls.insertStep(calls);
+      const inserted = await tx.toolCalls.insertStep(calls);
       // Waiting is stored before the interrupt is announced, so a page that reloads on the
       // announcement reads a waiting turn, never a running one.
       if (calls.some((call) => call.status === 'interrupt' || call.status === 'consensus')) {
         await tx.turns.transition(turnId, ['running'], 'waiting');
       }
+      return inserted;
     });
     // Usage is a record, not a part of the turn: failing to write it does not fail the turn.
     await hub.modelUsage
@@ -221,7 +227,7 @@ export function createTurnRunner(hub: HubServices) {
       await finish(assistant.id, conversationId, turnId);
       return true;
     }
-    for (const call of await hub.toolCalls.forStep(turnId, step)) {
+    for (const call of stepCalls) {
       const where = call.kind === 'server' ? 'server' : 'browser';
       if (call.kind !== 'refused') {
         await emit(conversationId, {
