@@ -9,7 +9,7 @@ import {
 } from '@diosc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventLog, type WireClient, type WireReply, wireClient } from './wire-client.js';
-import { fakeHub, PICK_ROW, realHub, type WireTarget } from './wire-targets.js';
+import { fakeHub, PICK_ROW, realHub, type WireTarget, WRITE } from './wire-targets.js';
 
 /**
  * One contract, two hubs: every assertion here runs against the real hub (loopback HTTP, SQLite,
@@ -37,14 +37,6 @@ function shapeOf(events: HubEvent[], turnId: string): string[] {
   }
   return shape;
 }
-
-const WRITE = {
-  collection: 'notes',
-  item: 'plan',
-  requestId: 'req-plan-1',
-  ifNoneMatch: '*',
-  content: { title: 'Q3 plan', body: 'Ship the hub.', contentType: 'text/plain' },
-};
 
 describe.each([
   { name: 'the real hub', start: realHub },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agUiWire, kitWire, TOOL_NAME, type VisitorWire } from './visitor-wires.js';
-import { realHub, type WireTarget } from './wire-targets.js';
+import { realHub, type WireTarget, WRITE } from './wire-targets.js';
 
 /**
  * Where the kit's wire and AG-UI's share behaviour, the same case runs over both against the real
@@ -8,14 +8,6 @@ import { realHub, type WireTarget } from './wire-targets.js';
  * the model reads it once), and a decision for other arguments than the ones under review is
  * refused and runs nothing — one door behind both wires.
  */
-const WRITE = {
-  collection: 'notes',
-  item: 'plan',
-  requestId: 'req-plan-1',
-  ifNoneMatch: '*',
-  content: { title: 'Q3 plan', body: 'Ship the hub.', contentType: 'text/plain' },
-};
-
 describe.each([
   { name: 'the kit’s wire', wire: kitWire, tool: TOOL_NAME.kit },
   { name: 'AG-UI', wire: agUiWire, tool: TOOL_NAME.agUi },

@@ -2,6 +2,15 @@ import { createFakeHub } from '@diosc/kit/testing';
 import { PAGE_ORIGIN, type ScriptedStep, startHubServer } from '@diosc/server/testing';
 
 /** The raw browser tool both assistants declare; the page supplies its handler. */
+/** The account write both suites have the model ask to approve: a high-severity `item_write`. */
+export const WRITE = {
+  collection: 'notes',
+  item: 'plan',
+  requestId: 'req-plan-1',
+  ifNoneMatch: '*',
+  content: { title: 'Q3 plan', body: 'Ship the hub.', contentType: 'text/plain' },
+};
+
 export const PICK_ROW = {
   name: 'pick_row',
   description: 'Picks a row of the table by id.',

@@ -3,32 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIALECTS, startTestServer } from '@diosc/server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
 import { applyAssistantsFile } from '../../src/hub/assistants/assistants-file.js';
+import { cliTestEnv, runDiosc } from './support/run-diosc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'diosc-cli-assistants-'));
 
-/** `diosc …` in this process through `runCli` (cli.test.ts spawns the real entry once). */
-async function diosc(env: Record<string, string>, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    out: (line) => {
-      stdout += `${line}\n`;
-    },
-    err: (text) => {
-      stderr += text;
-    },
-    env: {
-      ...process.env,
-      DIOSC_DATA_DIR: dir,
-      DIOSC_OWNER_PASSWORD: 'first password',
-      DIOSC_LOG_LEVEL: 'silent',
-      ...env,
-    },
-  });
-  return { code, stdout, stderr };
-}
+/** `diosc …` in this process (cli.test.ts spawns the real entry once). */
+const diosc = (env: Record<string, string>, ...args: string[]) => runDiosc(args, cliTestEnv(dir, env));
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -3,28 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AUDIT_KINDS, type AuditRecordView } from '@diosc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
+import { cliTestEnv, runDiosc } from './support/run-diosc.js';
 
-async function diosc(dir: string, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    out: (line) => {
-      stdout += `${line}\n`;
-    },
-    err: (text) => {
-      stderr += text;
-    },
-    env: {
-      ...process.env,
-      DIOSC_DATA_DIR: dir,
-      DIOSC_OWNER_PASSWORD: 'first password',
-      DIOSC_LOG_LEVEL: 'silent',
-      DIOSC_INSTANCE_ID: 'cli-test',
-    },
-  });
-  return { code, stdout, stderr };
-}
+const diosc = (dir: string, ...args: string[]) =>
+  runDiosc(args, cliTestEnv(dir, { DIOSC_INSTANCE_ID: 'cli-test' }));
 
 const linesOf = (stdout: string) =>
   stdout

@@ -9,47 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts } from '../../src/account/accounts.js';
 import { buildApp } from '../../src/app.js';
 import { verifyPassword } from '../../src/auth/passwords.js';
-import { runCli } from '../../src/cli/run-cli.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/store/dialect.js';
 import { builtBin, ROOT } from '../support/built-bin.js';
+import { cliTestEnv, runDiosc } from './support/run-diosc.js';
 
 const run = promisify(execFile);
 const bin = builtBin();
 
-const cliEnv = (dir: string): NodeJS.ProcessEnv => ({
-  ...process.env,
-  DIOSC_DATA_DIR: dir,
-  DIOSC_OWNER_PASSWORD: 'first password',
-  DIOSC_LOG_LEVEL: 'silent',
-});
-
-/**
- * Runs `diosc …` in this process through `runCli`, the function the bin runs: what a command does
- * and prints. The tests of the bin as a process (exit statuses, streams, what it loads) spawn it.
- */
-async function diosc(
-  dir: string,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    out: (line) => {
-      stdout += `${line}\n`;
-    },
-    err: (text) => {
-      stderr += text;
-    },
-    env: cliEnv(dir),
-  });
-  return { code, stdout, stderr };
-}
+const diosc = (dir: string, ...args: string[]) => runDiosc(args, cliTestEnv(dir));
 
 /** The built bin as a shell starts it: by its own path, which its shebang runs with node. */
 async function dioscProcess(dir: string, args: string[]) {
   try {
-    const { stdout, stderr } = await run(bin, args, { cwd: ROOT, env: cliEnv(dir) });
+    const { stdout, stderr } = await run(bin, args, { cwd: ROOT, env: cliTestEnv(dir) });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -237,7 +210,7 @@ describe('diosc CLI', () => {
     const hook = join(import.meta.dirname, 'support', 'record-loads.mjs');
     const help = await run(process.execPath, ['--import', hook, bin, '--help'], {
       cwd: ROOT,
-      env: { ...cliEnv(dir), DIOSC_TEST_LOADS_FILE: loads },
+      env: cliTestEnv(dir, { DIOSC_TEST_LOADS_FILE: loads }),
     });
     expect(help.stdout).toContain('diosc start');
     expect(help.stdout).toContain('diosc connections create');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { recordServerUrl } from '../../src/server-url-record.js';
+import { runDiosc } from './support/run-diosc.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -20,29 +21,14 @@ function create(env: NodeJS.ProcessEnv) {
     DIOSC_CONFIG: _config,
     ...inherited
   } = process.env;
-  const run = async (extra: string[] = []) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(
-      ['connections', 'create', '--name', 'Agent', '--grant', 'inbox:items_list', ...extra],
-      {
-        out: (line) => {
-          stdout += `${line}\n`;
-        },
-        err: (text) => {
-          stderr += text;
-        },
-        env: {
-          ...inherited,
-          DIOSC_DATA_DIR: dir,
-          DIOSC_OWNER_PASSWORD: 'mcp url pass',
-          DIOSC_LOG_LEVEL: 'silent',
-          ...env,
-        },
-      },
-    );
-    return { code, stdout, stderr };
-  };
+  const run = (extra: string[] = []) =>
+    runDiosc(['connections', 'create', '--name', 'Agent', '--grant', 'inbox:items_list', ...extra], {
+      ...inherited,
+      DIOSC_DATA_DIR: dir,
+      DIOSC_OWNER_PASSWORD: 'mcp url pass',
+      DIOSC_LOG_LEVEL: 'silent',
+      ...env,
+    });
   return { dir, run };
 }
 
