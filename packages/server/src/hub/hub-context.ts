@@ -10,6 +10,7 @@ import { type AssistantRecord, createAssistants } from './assistants/assistants.
 import { localSignals } from './cluster/hub-signal.js';
 import { createPgSignals } from './cluster/pg-signals.js';
 import { createConversationAdmin } from './conversations/conversation-admin.js';
+import { createConversationHistory } from './conversations/conversation-history.js';
 import { createConversations } from './conversations/conversations.js';
 import { createEventBus } from './events/event-bus.js';
 import { createEventLog } from './events/event-log.js';
@@ -168,6 +169,7 @@ export function createHubServices(
   const base = transactionOf(store.db, clock, diosc.audit);
   return {
     ...base,
+    history: createConversationHistory(base.conversations),
     conversationAdmin: createConversationAdmin(store.db, base.conversations),
     modelUsage: createModelUsage(store.db, clock),
     usageOf: (assistantId, days) => assistantUsage(store.db, assistantId, days, clock.now()),

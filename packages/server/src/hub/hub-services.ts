@@ -8,6 +8,7 @@ import type { AssistantConfig } from './assistants/assistant-config.js';
 import type { AssistantRecord, Assistants } from './assistants/assistants.js';
 import type { HubSignals } from './cluster/hub-signal.js';
 import type { ConversationAdmin } from './conversations/conversation-admin.js';
+import type { ConversationHistory } from './conversations/conversation-history.js';
 import type { Conversations } from './conversations/conversations.js';
 import type { EventBus } from './events/event-bus.js';
 import type { EventLog } from './events/event-log.js';
@@ -47,6 +48,8 @@ export interface HubServices extends HubTransaction {
   eventPollMs: number;
   turnLeaseMs: number;
   hold?: HubHold;
+  /** Each conversation's messages as a step reads them: kept in memory, read from the store past the last. */
+  history: ConversationHistory;
   /** The owner's read model of conversations (list, transcript). */
   conversationAdmin: ConversationAdmin;
   /** Stored files: uploads, `generate_file`'s output, attachments for the prompt. */

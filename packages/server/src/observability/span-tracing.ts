@@ -6,9 +6,7 @@ import {
   ROOT_CONTEXT,
   type Span,
   SpanKind,
-  type SpanOptions,
   SpanStatusCode,
-  type Tracer,
   trace,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -45,58 +43,9 @@ function endWith(span: Span, result: string, attributes: Attributes = {}): void 
   span.end();
 }
 
-function codeOfError(error: unknown): string {
+function codeOfError(error: unknown, otherwise = 'internal'): string {
   const value = (error as { code?: unknown } | null)?.code;
-  return typeof value === 'string' && isErrorCode(value) ? value : 'internal';
-}
-
-/**
- * The tracer the AI SDK gets for one model step. It opens its spans under `context.active()`, and
- * a context manager that would make that the step (AsyncLocalStorage) puts a hook on every promise
- * of the process: on Node 20 that made a browser round trip cost about a quarter more server CPU
- * (the hub benchmark, before this), five times the budget. So this tracer parents each span itself: under the
- * innermost of its spans still open (`ai.streamText.doStream` under `ai.streamText`), else the
- * step.
- *
- * It also scrubs: the AI SDK records a failed call's message and stack on its span
- * (`recordException`, `setStatus`), and a provider's message may echo a key or the prompt. Its
- * spans keep the exception's type and the error status, never the text.
- */
-function stepTracer(tracer: Tracer, step: Context): Tracer {
-  const open: Span[] = [];
-  const wrap = (span: Span): Span => {
-    open.push(span);
-    return new Proxy(span, {
-      get(target, property) {
-        if (property === 'recordException')
-          return (exception: unknown) => {
-            const name = (exception as { name?: unknown } | null)?.name;
-            target.recordException({ name: typeof name === 'string' ? name : 'Error' });
-          };
-        if (property === 'setStatus')
-          return (status: { code: SpanStatusCode }) => target.setStatus({ code: status.code });
-        if (property === 'end')
-          return (endTime?: number) => {
-            open.splice(open.indexOf(target), 1);
-            target.end(endTime);
-          };
-        const value = Reflect.get(target, property, target) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-  };
-  const parent = () => {
-    const innermost = open.at(-1);
-    return innermost ? trace.setSpan(step, innermost) : step;
-  };
-  return {
-    startSpan: (name, options) => wrap(tracer.startSpan(name, options, parent())),
-    startActiveSpan(name: string, ...rest: unknown[]) {
-      const fn = rest.pop() as (span: Span) => unknown;
-      const options = (rest[0] ?? {}) as SpanOptions;
-      return fn(wrap(tracer.startSpan(name, options, parent())));
-    },
-  } as Tracer;
+  return typeof value === 'string' && isErrorCode(value) ? value : otherwise;
 }
 
 /** Spans through a tracer provider of this app's own (never the global one: tests build many apps). */
@@ -174,23 +123,37 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
         'diosc.turn.outcome': outcome,
       });
     },
-    modelStep(turn, step, run) {
-      return inSpan(
+    async modelStep(turn, step, model, run) {
+      const span = tracer.startSpan(
         'diosc.model_step',
+        {
+          attributes: {
+            ...attributesOf(turn),
+            'diosc.step': step,
+            // OpenTelemetry's GenAI conventions, so a tracing backend's model views read them.
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.provider.name': model.provider,
+            'gen_ai.request.model': model.modelId,
+          },
+          kind: SpanKind.CLIENT,
+        },
         turnContext(turn),
-        { ...attributesOf(turn), 'diosc.step': step },
-        (ctx) =>
-          run({
-            isEnabled: true,
-            tracer: stepTracer(tracer, ctx),
-            // The prompt is the visitor's text and the reply the model's: neither goes in a span.
-            recordInputs: false,
-            recordOutputs: false,
-            functionId: 'diosc.model_step',
-            metadata: { 'diosc.turn.id': turn.turnId, 'diosc.assistant.id': turn.assistantId },
-          }),
-        () => 'ok',
       );
+      try {
+        const result = await run();
+        endWith(span, 'ok', {
+          'gen_ai.usage.input_tokens': result.usage.inputTokens,
+          'gen_ai.usage.output_tokens': result.usage.outputTokens,
+          'gen_ai.response.finish_reasons': [result.finishReason],
+        });
+        return result;
+      } catch (error) {
+        // The provider's message may echo a key or the prompt: the span keeps the error's type only.
+        const name = (error as { name?: unknown } | null)?.name;
+        span.recordException({ name: typeof name === 'string' ? name.slice(0, 64) : 'Error' });
+        endWith(span, codeOfError(error, 'model_failed'));
+        throw error;
+      }
     },
     toolCall(turn, tool, run, codeOf) {
       return inSpan(

@@ -1,5 +1,3 @@
-import type { TelemetrySettings } from 'ai';
-
 /** The turn a span belongs to: its id and its assistant's, the attributes every hub span carries. */
 export interface TurnRef {
   turnId: string;
@@ -8,21 +6,34 @@ export interface TurnRef {
 
 export type WaitKind = 'interrupt' | 'consensus';
 
+/** The model a step calls, as the span names it (OpenTelemetry's GenAI conventions). */
+export interface ModelRef {
+  provider: string;
+  modelId: string;
+}
+
+/** What a finished model step tells its span: token counts and why the model stopped. */
+export interface ModelStepOutcome {
+  usage: { inputTokens: number; outputTokens: number };
+  finishReason: string;
+}
+
 /**
  * Spans of the hub, as one narrow interface (`NO_TRACING` when traces are off, so turn code never
- * asks). A turn is a span from the visitor's message to its end; under it each model step (with
- * the AI SDK's own `ai.streamText` spans inside), each server-tool call and each wait on the page or
- * the visitor. Attributes are ids, names and codes only: never a prompt, a reply, an argument, a
- * provider's error text or a token (span-tracing.ts scrubs what the AI SDK would add).
+ * asks). A turn is a span from the visitor's message to its end; under it each model step (one
+ * provider call, with OpenTelemetry's `gen_ai.*` attributes), each server-tool call and each wait
+ * on the page or the visitor. Attributes are ids, names, counts and codes only: never a prompt, a reply, an
+ * argument, a provider's error text or a token.
  */
 export interface Tracing {
   turnBegan(turn: TurnRef): void;
   turnEnded(turnId: string, outcome: 'done' | 'failed' | 'cancelled', code?: string): void;
-  /** Runs one model step in its span; `run` gets the AI SDK's `experimental_telemetry` for it. */
-  modelStep<T>(
+  /** Runs one model step (one provider call) in its span, with the model and its token counts. */
+  modelStep<T extends ModelStepOutcome>(
     turn: TurnRef,
     step: number,
-    run: (ai: TelemetrySettings | undefined) => Promise<T>,
+    model: ModelRef,
+    run: () => Promise<T>,
   ): Promise<T>;
   /** Runs one server-tool call in its span; `codeOf` names its result (`ok` or an error code). */
   toolCall<T>(turn: TurnRef, tool: string, run: () => Promise<T>, codeOf: (result: T) => string): Promise<T>;
@@ -39,7 +50,7 @@ export interface Tracing {
 export const NO_TRACING: Tracing = {
   turnBegan: () => {},
   turnEnded: () => {},
-  modelStep: (_turn, _step, run) => run(undefined),
+  modelStep: (_turn, _step, _model, run) => run(),
   toolCall: (_turn, _tool, run) => run(),
   waitBegan: () => {},
   waitEnded: () => {},

@@ -1,4 +1,5 @@
 import { loadConfig } from '@diosc/server';
+import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../hub/support/hub-server.js';
@@ -66,7 +67,7 @@ describe('traces configuration', () => {
 });
 
 describeOnDialects('traces', () => {
-  it('make one tree of a turn: model steps with the AI SDK’s spans, the tool call and both waits', async () => {
+  it('make one tree of a turn: model steps with their gen_ai attributes, the tool call and both waits', async () => {
     const { exporter, tracing } = traced();
     server = await startHubServer({
       tracing,
@@ -126,17 +127,26 @@ describeOnDialects('traces', () => {
     const steps = children.filter((span) => span.name === 'diosc.model_step');
     expect(steps.map((span) => span.attributes['diosc.step']).sort()).toEqual([0, 1, 2]);
     for (const step of steps) {
-      // The AI SDK's own telemetry, nested in the step: streamText, then the provider call.
-      const ai = spans.filter((span) => parentOf(span) === idOf(step));
-      expect(ai.map((span) => span.name)).toEqual(['ai.streamText']);
-      const doStream = spans.filter((span) => parentOf(span) === idOf(ai[0]!));
-      expect(doStream.map((span) => span.name)).toEqual(['ai.streamText.doStream']);
-      expect(doStream[0]!.attributes).toMatchObject({
-        'ai.model.provider': 'scripted',
-        'ai.telemetry.metadata.diosc.turn.id': turnId,
-        'ai.telemetry.metadata.diosc.assistant.id': assistantId,
+      // One provider call per step, named as OpenTelemetry's GenAI conventions name it.
+      expect(step.kind).toBe(SpanKind.CLIENT);
+      expect(step.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'scripted',
+        'diosc.result.code': 'ok',
       });
+      expect(typeof step.attributes['gen_ai.request.model']).toBe('string');
+      expect(step.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+      expect(spans.filter((span) => parentOf(span) === idOf(step))).toEqual([]);
     }
+    // The first two steps ended in tool calls, the last in the reply.
+    const byStep = [...steps].sort(
+      (a, b) => Number(a.attributes['diosc.step']) - Number(b.attributes['diosc.step']),
+    );
+    expect(byStep.map((span) => span.attributes['gen_ai.response.finish_reasons'])).toEqual([
+      ['tool-calls'],
+      ['tool-calls'],
+      ['stop'],
+    ]);
     const wait = (name: string) => children.find((span) => span.name === name)!;
     expect(wait('diosc.interrupt_wait').attributes).toMatchObject({
       'diosc.tool': 'highlight_row',
@@ -167,7 +177,7 @@ describeOnDialects('traces', () => {
     }
   });
 
-  it('end a failed turn with its code, and keep a provider’s error text out of the AI SDK’s spans', async () => {
+  it('end a failed turn with its code, and keep a provider’s error text out of the model step’s span', async () => {
     const { exporter, tracing } = traced();
     server = await startHubServer({
       tracing,
@@ -186,7 +196,10 @@ describeOnDialects('traces', () => {
       'diosc.result.code': 'model_failed',
     });
     expect(root.status.code).toBe(2);
-    expect(spans.some((span) => span.name.startsWith('ai.streamText'))).toBe(true);
+    const step = spans.find((span) => span.name === 'diosc.model_step')!;
+    expect(step.attributes).toMatchObject({ 'diosc.result.code': 'model_failed' });
+    expect(step.status.code).toBe(2);
+    expect(step.events.map((event) => event.name)).toEqual(['exception']);
     const text = wireText(spans);
     expect(text).not.toContain('Ada');
     expect(text).not.toContain('sk-live');

@@ -20,6 +20,8 @@ export interface StoredMessage {
   snapshot: PageSnapshot | null;
   files: FileDescriptor[];
   createdAt: number;
+  /** The size of its stored JSON in characters: what a history kept in memory counts. */
+  storedChars: number;
 }
 
 /** The ids `create` makes; anything else names no conversation. */
@@ -28,6 +30,28 @@ const APPEND_ATTEMPTS = 8;
 
 /** Conversations and their messages; this module owns `hub_conversations` and `hub_messages`. */
 export function createConversations(db: Kysely<Database>, clock: Clock) {
+  /** The messages appended after `seq`, in order: a history kept in memory reads only what is new. */
+  async function messagesAfter(conversationId: string, seq: number): Promise<StoredMessage[]> {
+    const rows = await db
+      .selectFrom('hub_messages')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .where('seq', '>', seq)
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => ({
+      storedChars: row.content_json.length + (row.snapshot_json?.length ?? 0) + (row.files_json?.length ?? 0),
+      id: row.id,
+      seq: Number(row.seq),
+      turnId: row.turn_id,
+      role: row.role,
+      content: JSON.parse(row.content_json) as ModelMessage,
+      snapshot: row.snapshot_json ? (JSON.parse(row.snapshot_json) as PageSnapshot) : null,
+      files: row.files_json ? (JSON.parse(row.files_json) as FileDescriptor[]) : [],
+      createdAt: Number(row.created_at),
+    }));
+  }
+
   return {
     async create(assistantId: string, visitorId: string): Promise<HubConversationsTable> {
       const now = clock.now();
@@ -119,6 +143,9 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
     ): Promise<StoredMessage> {
       const id = `msg_${randomUUID()}`;
       const now = clock.now();
+      const contentJson = JSON.stringify(message.content);
+      const snapshotJson = message.snapshot ? JSON.stringify(message.snapshot) : null;
+      const filesJson = message.files?.length ? JSON.stringify(message.files) : null;
       for (let attempt = 1; ; attempt++) {
         const last = await db
           .selectFrom('hub_messages')
@@ -135,9 +162,9 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
               id,
               turn_id: message.turnId,
               role: message.content.role as StoredMessage['role'],
-              content_json: JSON.stringify(message.content),
-              snapshot_json: message.snapshot ? JSON.stringify(message.snapshot) : null,
-              files_json: message.files?.length ? JSON.stringify(message.files) : null,
+              content_json: contentJson,
+              snapshot_json: snapshotJson,
+              files_json: filesJson,
               created_at: now,
             })
             .execute();
@@ -150,6 +177,7 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
             snapshot: message.snapshot ?? null,
             files: message.files ?? [],
             createdAt: now,
+            storedChars: contentJson.length + (snapshotJson?.length ?? 0) + (filesJson?.length ?? 0),
           };
         } catch (error) {
           if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
@@ -163,23 +191,10 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
     },
 
     async messages(conversationId: string): Promise<StoredMessage[]> {
-      const rows = await db
-        .selectFrom('hub_messages')
-        .selectAll()
-        .where('conversation_id', '=', conversationId)
-        .orderBy('seq')
-        .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        seq: Number(row.seq),
-        turnId: row.turn_id,
-        role: row.role,
-        content: JSON.parse(row.content_json) as ModelMessage,
-        snapshot: row.snapshot_json ? (JSON.parse(row.snapshot_json) as PageSnapshot) : null,
-        files: row.files_json ? (JSON.parse(row.files_json) as FileDescriptor[]) : [],
-        createdAt: Number(row.created_at),
-      }));
+      return messagesAfter(conversationId, 0);
     },
+
+    messagesAfter,
   };
 }
 

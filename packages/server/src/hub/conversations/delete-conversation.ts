@@ -18,5 +18,6 @@ export async function deleteConversation(
   }
   const filesDeleted = await services.files.removeConversation(conversationId);
   await services.conversations.remove(conversationId);
+  services.history.forget(conversationId);
   return { id: conversationId, deleted: true, filesDeleted };
 }

@@ -78,7 +78,7 @@ export function displayMessages(
 }
 
 export function displayMessageOf(
-  messages: StoredMessage[],
+  messages: readonly StoredMessage[],
   turnId: string,
   locations: ReadonlyMap<string, 'server' | 'browser'>,
 ): ConversationMessage | undefined {

@@ -26,7 +26,7 @@ export function acceptsImages(provider: string, setting: FilesPermission['modelI
  */
 export async function attachmentParts(
   files: HubFiles,
-  messages: StoredMessage[],
+  messages: readonly StoredMessage[],
   options: { inlineTextMaxBytes: number; images: boolean },
 ): Promise<Map<string, AttachmentPart[]>> {
   const out = new Map<string, AttachmentPart[]>();

@@ -35,25 +35,53 @@ export function systemPrompt(assistant: AssistantConfig, sitemapText: string): s
  * The model's messages for the next step. Only the newest page snapshot is rendered in full —
  * on its user message or its navigate result; every older one is replaced by a short placeholder.
  * A user message's attachments (read from the store by the caller, by message id) follow its text.
+ * Each stored message's rendering is kept with it, so a step builds only what changed and the
+ * model layer converts only new objects (model-prompt.ts).
  */
 export function buildPrompt(
-  messages: StoredMessage[],
+  messages: readonly StoredMessage[],
   attachments: ReadonlyMap<string, (TextPart | ImagePart)[]> = new Map(),
 ): ModelMessage[] {
   let newest = -1;
-  messages.forEach((message, index) => {
-    if (message.snapshot) newest = index;
-  });
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index]!.snapshot) {
+      newest = index;
+      break;
+    }
+  }
   return closeUnanswered(
     messages.map((message, index) => {
-      const content = withAttachments(message.content, attachments.get(message.id));
-      if (!message.snapshot) return content;
-      const page = index === newest ? renderSnapshot(message.snapshot) : SNAPSHOT_PLACEHOLDER;
-      if (content.role === 'user') return withSnapshot(content, page);
-      if (message.content.role === 'tool') return withNavigatePage(message.content, page);
-      return message.content;
+      const attached = attachments.get(message.id);
+      if (attached?.length) return rendered(message, index === newest, attached);
+      let kept = renderings.get(message);
+      if (!kept) {
+        kept = {};
+        renderings.set(message, kept);
+      }
+      if (index === newest) {
+        kept.full ??= rendered(message, true, undefined);
+        return kept.full;
+      }
+      kept.short ??= rendered(message, false, undefined);
+      return kept.short;
     }),
   );
+}
+
+/** A stored message's prompt form, with its snapshot in full or as the placeholder. */
+const renderings = new WeakMap<StoredMessage, { full?: ModelMessage; short?: ModelMessage }>();
+
+function rendered(
+  message: StoredMessage,
+  newest: boolean,
+  attached: (TextPart | ImagePart)[] | undefined,
+): ModelMessage {
+  const content = withAttachments(message.content, attached);
+  if (!message.snapshot) return content;
+  const page = newest ? renderSnapshot(message.snapshot) : SNAPSHOT_PLACEHOLDER;
+  if (content.role === 'user') return withSnapshot(content, page);
+  if (message.content.role === 'tool') return withNavigatePage(message.content, page);
+  return message.content;
 }
 
 /**

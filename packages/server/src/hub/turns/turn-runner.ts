@@ -10,6 +10,7 @@ import type { HubServices } from '../hub-services.js';
 import { interruptOf } from '../interrupts/interrupt-view.js';
 import { safeProviderError } from '../model/safe-provider-error.js';
 import { classifyCall, errorOutput } from './classify-call.js';
+import { modelPrompt } from './model-prompt.js';
 import { runModelStep } from './model-step.js';
 import { offeredTools } from './offered-tools.js';
 import { buildPrompt, systemPrompt } from './prompt.js';
@@ -156,7 +157,7 @@ export function createTurnRunner(hub: HubServices) {
     const serverTools = await hub.serverToolsFor(assistant, turnId);
     const tools = offeredTools(assistant.config, registry, serverTools);
     const { model, redactor } = await hub.stepModelFor(assistant);
-    const stored = await hub.conversations.messages(conversationId);
+    const stored = await hub.history.messages(conversationId);
     const permission = filesPermissionOf(assistant.config);
     const attached = await attachmentParts(hub.files, stored, {
       inlineTextMaxBytes: permission.inlineTextMaxBytes,
@@ -165,15 +166,16 @@ export function createTurnRunner(hub: HubServices) {
     const ref = { turnId, assistantId: assistant.id };
     const endStep = hub.telemetry.modelStep(assistant.id);
     const outcome = await hub.tracing
-      .modelStep(ref, step, (telemetry) =>
+      .modelStep(ref, step, model, () =>
         runModelStep({
           model,
           redactor,
-          system: systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
-          messages: buildPrompt(stored, attached),
+          prompt: modelPrompt(
+            systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
+            buildPrompt(stored, attached),
+          ),
           tools,
           signal,
-          telemetry,
           onDelta: async (delta) => {
             await emit(conversationId, { type: 'text.delta', turnId, delta });
             await hub.hold?.({ at: 'model.delta', turnId, step });
@@ -368,7 +370,7 @@ export function createTurnRunner(hub: HubServices) {
     await hub.conversations.releaseTurn(conversationId, turnId);
     await hub.releaseServerTools(turnId);
     const message = displayMessageOf(
-      await hub.conversations.messages(conversationId),
+      await hub.history.messages(conversationId),
       turnId,
       await hub.toolCalls.locations([turnId]),
     );
