@@ -48,6 +48,9 @@ export function startOtlpSink(): Promise<{
   });
 }
 
+/** Blocks of round trips each side runs before the measured ones. */
+const WARM_UP_BLOCKS = 40;
+
 export async function measureObservability(
   off: Child<HubInfo>,
   on: Child<HubInfo>,
@@ -76,8 +79,10 @@ export async function measureObservability(
     samples[side.name].push(...block);
     cpu[side.name] += used.cpuMicros;
   };
-  // Warm-up (JIT, statement caches, the exporter's first batches), then forget it.
-  for (let block = 0; block < 5; block++) for (const side of sides) await run(side);
+  // Warm-up (JIT, statement caches, the exporter's first batches), then forget it. A server in
+  // service has run its span and metric code many thousands of times; a short warm-up would
+  // measure that code before the JIT has compiled it, which production never pays for long.
+  for (let block = 0; block < WARM_UP_BLOCKS; block++) for (const side of sides) await run(side);
   samples.off.length = 0;
   samples.on.length = 0;
   cpu.off = 0;

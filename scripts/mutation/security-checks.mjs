@@ -48,9 +48,10 @@ export const SECURITY_CHECKS = [
   {
     name: 'first answer wins',
     files: [
-      'packages/server/src/hub/interrupts/answer-interrupt.ts',
-      'packages/server/src/hub/interrupts/call-of-visitor.ts',
-      'packages/server/src/hub/consensus/decide.ts',
+      'packages/server/src/hub/tool-calls/answer-interrupt.ts',
+      'packages/server/src/hub/tool-calls/call-of-visitor.ts',
+      'packages/server/src/hub/tool-calls/decide-consensus.ts',
+      'packages/server/src/hub/tool-calls/resolve-call.ts',
     ],
   },
   { name: 'Last-Event-ID', files: ['packages/server/src/hub/events/events-route.ts'] },

@@ -46,7 +46,7 @@ export const TARGETS = [
   },
   // The hub's guards, each folder against the suites written for it: who may act (visitor
   // sessions), what an owner-given URL may reach and what an outside server's text may carry
-  // (outbound), the first-answer-wins decisions (interrupts, Consensus) and how far back an event
+  // (outbound), the first-answer-wins decisions (a tool call's life: interrupts, Consensus) and how far back an event
   // stream may resume (events). Run as one target, every mutant of the visitor and stream code that
   // every test passes through ran all of its suites: hours on two cores. The slow fault suites
   // (fuzz, crash, cluster) stay out; the rest of the hub is the `hub` target.
@@ -87,7 +87,7 @@ export const TARGETS = [
   },
   {
     name: 'hub-decisions',
-    mutate: ['consensus', 'interrupts'].map((folder) => `packages/server/src/hub/${folder}/**/*.ts`),
+    mutate: ['packages/server/src/hub/tool-calls/**/*.ts'],
     tests: [
       ...hubSuites(
         'consensus',

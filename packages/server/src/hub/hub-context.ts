@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DioscContext } from '../context.js';
 import { createSecretBox, loadSecretKey } from '../secrets/secret-box.js';
 import type { Store } from '../store/dialect.js';
+import { isUniqueViolation } from '../store/store-errors.js';
 import type { AssistantSecrets } from './assistants/assistant-config.js';
 import { type AssistantRecord, createAssistants } from './assistants/assistants.js';
 import { localSignals } from './cluster/hub-signal.js';
@@ -31,7 +32,7 @@ import { connectMcpServers } from './server-tools/mcp-server-tools.js';
 import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
 import { checkNavigationPath } from './sitemap/sitemap.js';
 import { describeSitemap } from './sitemap/system-prompt.js';
-import { createToolCalls } from './turns/tool-calls.js';
+import { createToolCalls } from './tool-calls/tool-calls.js';
 import { createTurns } from './turns/turns.js';
 import { assistantUsage } from './usage/assistant-usage.js';
 import { createModelUsage } from './usage/model-usage.js';
@@ -74,17 +75,17 @@ export interface HubOptions {
 const DEFAULT_TURN_LEASE_MS = 60_000;
 const POLL_MS = { local: 2_000, notify: 10_000 } as const;
 
-function transactionOf(
-  db: Store['db'],
-  clock: DioscContext['clock'],
-  audit: DioscContext['audit'],
-): HubTransaction {
+function storesOf(db: Store['db'], clock: DioscContext['clock'], audit: DioscContext['audit']) {
   return {
     conversations: createConversations(db, clock),
     toolCalls: createToolCalls(db, clock, audit),
     turns: createTurns(db, clock),
+    modelUsage: createModelUsage(db, clock),
   };
 }
+
+/** How many times a transaction that lost a numbering race runs again before the error stands. */
+const TRANSACTION_ATTEMPTS = 8;
 
 /**
  * The assistant's server tools for one turn: its account catalog (no network), its external MCP
@@ -166,12 +167,11 @@ export function createHubServices(
       mcp,
     );
   };
-  const base = transactionOf(store.db, clock, diosc.audit);
+  const base = storesOf(store.db, clock, diosc.audit);
   return {
     ...base,
     history: createConversationHistory(base.conversations),
     conversationAdmin: createConversationAdmin(store.db, base.conversations),
-    modelUsage: createModelUsage(store.db, clock),
     usageOf: (assistantId, days) => assistantUsage(store.db, assistantId, days, clock.now()),
     clock,
     log,
@@ -186,8 +186,23 @@ export function createHubServices(
     turnLeaseMs: options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS,
     hold: options.hold,
     files,
-    transaction: (work) =>
-      store.db.transaction().execute((trx) => work(transactionOf(trx, clock, diosc.audit))),
+    async transaction(work) {
+      for (let attempt = 1; ; attempt++) {
+        const wakes: (() => void)[] = [];
+        try {
+          const result = await store.db.transaction().execute((trx) =>
+            work({
+              ...storesOf(trx, clock, diosc.audit),
+              events: createEventLog(trx, clock, bus, signals, (wake) => wakes.push(wake)),
+            }),
+          );
+          for (const wake of wakes) wake();
+          return result;
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
+        }
+      }
+    },
     testModel: (spec, apiKey) =>
       testModelConnection(spec, {
         env,

@@ -18,7 +18,7 @@ import type { ModelSpec } from './model/model-spec.js';
 import type { GuardedFetch } from './outbound/guarded-fetch.js';
 import type { SecretRedactor } from './outbound/secret-redactor.js';
 import type { ServerTool, ServerToolSet } from './server-tools/server-tool.js';
-import type { ToolCalls } from './turns/tool-calls.js';
+import type { ToolCalls } from './tool-calls/tool-calls.js';
 import type { Turns } from './turns/turns.js';
 import type { ModelUsage } from './usage/model-usage.js';
 import type { VisitorSessions } from './visitors/visitor-sessions.js';
@@ -28,10 +28,14 @@ export interface HubTransaction {
   conversations: Conversations;
   toolCalls: ToolCalls;
   turns: Turns;
+  /** Token counts of each model step (the owner's usage view). */
+  modelUsage: ModelUsage;
+  /** Appends in the transaction; streams hear of them once it commits. */
+  events: EventLog;
 }
 
 /** Everything the hub's parts share, built once per app (`hub-context.ts`); never a module global. */
-export interface HubServices extends HubTransaction {
+export interface HubServices extends Omit<HubTransaction, 'events'> {
   clock: Clock;
   log: FastifyBaseLogger;
   /** The app's metrics (a no-op when they are off). */
@@ -54,6 +58,11 @@ export interface HubServices extends HubTransaction {
   conversationAdmin: ConversationAdmin;
   /** Stored files: uploads, `generate_file`'s output, attachments for the prompt. */
   files: HubFiles;
+  /**
+   * Runs `work` in one transaction and announces its events after the commit. A race lost on a
+   * primary key (two appenders took the same event or message number) runs the whole of it again,
+   * so `work` writes only through `tx`.
+   */
   transaction<T>(work: (tx: HubTransaction) => Promise<T>): Promise<T>;
   /** One tiny call to a model with the given key (or the environment's): the owner's "test connection". */
   testModel(spec: ModelSpec, apiKey: string | undefined): Promise<TestConnectionResult>;
@@ -78,8 +87,6 @@ export interface HubServices extends HubTransaction {
   releaseServerTools(turnId: string): Promise<void>;
   describeSitemap(routes: AssistantConfig['sitemap']): string;
   checkPath(routes: AssistantConfig['sitemap'], path: string): { ok: true } | { ok: false; message: string };
-  /** Token counts of each model step (the owner's usage view). */
-  modelUsage: ModelUsage;
   /** An assistant's usage over the last `days` UTC days (today included). */
   usageOf(assistantId: string, days: number): Promise<AssistantUsageView>;
   /** Called when a turn's runner goes idle (tests and benchmarks wait on it). */

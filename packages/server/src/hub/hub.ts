@@ -1,5 +1,15 @@
 import type { HubServices } from './hub-services.js';
-import type { TurnRunner } from './turns/turn-runner.js';
+
+/**
+ * The turn runner as the hub's commands see it (turns/turn-runner.ts implements it): a turn that
+ * can go on is handed to it, and a cancelled one's model call is stopped.
+ */
+export interface HubRunner {
+  schedule(turnId: string): void;
+  abort(turnId: string): void;
+  /** Turns running in this process now. */
+  readonly activeCount: number;
+}
 
 /**
  * The hub as its routes and commands see it, built once by its plugin: the services, and the
@@ -7,5 +17,5 @@ import type { TurnRunner } from './turns/turn-runner.js';
  */
 export interface Hub {
   services: HubServices;
-  runner: TurnRunner;
+  runner: HubRunner;
 }

@@ -15,8 +15,8 @@ import { uploadRoute } from './files/upload-route.js';
 import type { Hub } from './hub.js';
 import type { HubOptions } from './hub-context.js';
 import { createHubServices } from './hub-context.js';
-import { resumeOrphans, startDeadlineSweeper } from './interrupts/deadline-sweeper.js';
-import { answerRoutes } from './interrupts/interrupt-routes.js';
+import { startDeadlineSweeper } from './tool-calls/deadline-sweeper.js';
+import { answerRoutes } from './tool-calls/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
 import { assistantRoute } from './visitors/assistant-route.js';
 import { visitorMessageLimit } from './visitors/message-limit.js';
@@ -136,6 +136,6 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
 
   // Turns that were running when this process (or another) stopped are picked up again.
   app.addHook('onReady', async () => {
-    await resumeOrphans(hub, runner);
+    await runner.resumeOrphans();
   });
 };

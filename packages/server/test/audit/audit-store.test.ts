@@ -11,7 +11,7 @@ import { DEFAULT_AUDIT_RETENTION_DAYS, loadConfig } from '../../src/config.js';
 import { createConnections } from '../../src/connections/connections.js';
 import { createAssistants } from '../../src/hub/assistants/assistants.js';
 import { createConversations } from '../../src/hub/conversations/conversations.js';
-import { createToolCalls } from '../../src/hub/turns/tool-calls.js';
+import { createToolCalls } from '../../src/hub/tool-calls/tool-calls.js';
 import { createTurns } from '../../src/hub/turns/turns.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
 

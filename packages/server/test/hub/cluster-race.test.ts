@@ -1,6 +1,7 @@
 import type { ScriptedCall, ScriptedStep } from '@diosc/server/testing';
 import { afterEach, expect, it } from 'vitest';
 import type { ServerTool } from '../../src/hub/server-tools/server-tool.js';
+import type { TurnRunner } from '../../src/hub/turns/turn-runner.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { type SecondInstance, startSecondInstance } from './support/second-instance.js';
 
@@ -62,8 +63,8 @@ describeOnDialects('two instances racing to resume one turn', () => {
         hub: { eventPollMs: 100, extraServerTools: () => [tally('A')] },
       });
       second = await startSecondInstance(server, { eventPollMs: 100, extraServerTools: () => [tally('B')] });
-      const runnerA = server.app.diosc.hub!.runner;
-      const runnerB = second.app.diosc.hub!.runner;
+      const runnerA = server.app.diosc.hub!.runner as TurnRunner;
+      const runnerB = second.app.diosc.hub!.runner as TurnRunner;
 
       // One visitor (sessions are rate-limited per address), a new conversation per race.
       const { client } = await server.visit();

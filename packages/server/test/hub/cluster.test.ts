@@ -5,6 +5,7 @@ import { LISTENER_APPLICATION_NAME } from '../../src/hub/cluster/pg-signals.js';
 import { createEventBus } from '../../src/hub/events/event-bus.js';
 import { createEventLog } from '../../src/hub/events/event-log.js';
 import { createScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
+import type { TurnRunner } from '../../src/hub/turns/turn-runner.js';
 import type { Store } from '../../src/store/dialect.js';
 import { type SecondInstance, startSecondInstance } from './support/second-instance.js';
 
@@ -120,7 +121,7 @@ describe.each(POSTGRES)('instances on one PostgreSQL, woken by NOTIFY ($name)', 
     // B starts only now that A runs the step: started earlier, its runner could claim the turn
     // first (it was seen doing so on a loaded machine), and the step would not be A's to abort.
     second = await startSecondInstance(server, { scriptedModels: { slow } });
-    const runnerA = server.app.diosc.hub!.runner;
+    const runnerA = server.app.diosc.hub!.runner as TurnRunner;
     expect(runnerA.activeCount).toBe(1);
     expect((await second.clientAs(client).cancel(sent.body.turnId)).status).toBe(200);
     await stream.until('turn.cancelled');

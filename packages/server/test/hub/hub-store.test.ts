@@ -6,7 +6,7 @@ import { createAssistants } from '../../src/hub/assistants/assistants.js';
 import { createConversations } from '../../src/hub/conversations/conversations.js';
 import { createEventBus } from '../../src/hub/events/event-bus.js';
 import { createEventLog } from '../../src/hub/events/event-log.js';
-import { createToolCalls } from '../../src/hub/turns/tool-calls.js';
+import { createToolCalls } from '../../src/hub/tool-calls/tool-calls.js';
 import { createTurns } from '../../src/hub/turns/turns.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createScriptedModel, type ScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
+import type { TurnRunner } from '../../src/hub/turns/turn-runner.js';
 import { openConfiguredStore } from '../../src/store/configured-store.js';
 import type { Store } from '../../src/store/dialect.js';
 import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
@@ -82,8 +83,8 @@ describeOnDialects('two instances over one store', () => {
       .where('id', '=', interrupt.id)
       .execute();
     await Promise.all([
-      server.app.diosc.hub!.runner.resumeIfUnblocked(sent.body.turnId),
-      b.app.diosc.hub!.runner.resumeIfUnblocked(sent.body.turnId),
+      (server.app.diosc.hub!.runner as TurnRunner).resumeIfUnblocked(sent.body.turnId),
+      (b.app.diosc.hub!.runner as TurnRunner).resumeIfUnblocked(sent.body.turnId),
     ]);
     await stream.until('turn.done', () => true, 10_000);
     expect(server.model.calls.length - 1 + b.model.calls.length).toBe(1);

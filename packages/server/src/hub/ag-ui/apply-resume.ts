@@ -6,10 +6,10 @@ import {
   type InterruptAnswer,
 } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
-import { decideConsensus } from '../consensus/decide.js';
 import type { Hub } from '../hub.js';
-import { answerInterrupt } from '../interrupts/answer-interrupt.js';
-import { requireCallOfVisitor } from '../interrupts/call-of-visitor.js';
+import { answerInterrupt } from '../tool-calls/answer-interrupt.js';
+import { requireCallOfVisitor } from '../tool-calls/call-of-visitor.js';
+import { decideConsensus } from '../tool-calls/decide-consensus.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
 
 type ResumeEntry = NonNullable<AgUiRunBody['resume']>[number];

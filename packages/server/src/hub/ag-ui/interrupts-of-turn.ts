@@ -1,7 +1,7 @@
 import type { Interrupt } from '@ag-ui/core';
-import { consensusSummary } from '../consensus/consensus-request.js';
 import type { HubServices } from '../hub-services.js';
-import type { ToolCallRecord } from '../turns/tool-calls.js';
+import { consensusSummary } from '../tool-calls/consensus-request.js';
+import type { ToolCallRecord } from '../tool-calls/tool-calls.js';
 import type { TurnRecord } from '../turns/turns.js';
 import type { ToolCallFace } from './tool-call-names.js';
 

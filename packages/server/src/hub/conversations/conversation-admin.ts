@@ -11,7 +11,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database, HubConversationsTable, HubToolCallsTable } from '../../store/schema.js';
 import { descriptorOf } from '../files/file-descriptor.js';
-import type { ToolOutput } from '../turns/tool-calls.js';
+import type { ToolOutput } from '../tool-calls/tool-calls.js';
 import type { Conversations } from './conversations.js';
 import { displayMessages } from './display.js';
 

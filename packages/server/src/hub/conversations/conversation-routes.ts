@@ -1,9 +1,9 @@
 import { type ConversationView, HUB_ROUTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
-import { consensusRequestOf } from '../consensus/consensus-request.js';
 import type { Hub } from '../hub.js';
-import { interruptOf } from '../interrupts/interrupt-view.js';
+import { consensusRequestOf } from '../tool-calls/consensus-request.js';
+import { interruptOf } from '../tool-calls/interrupt-view.js';
 import { sendMessage } from '../turns/send-message.js';
 import { turnView } from '../turns/turns.js';
 import { displayMessages } from './display.js';

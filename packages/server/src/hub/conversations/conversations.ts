@@ -180,7 +180,8 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
             storedChars: contentJson.length + (snapshotJson?.length ?? 0) + (filesJson?.length ?? 0),
           };
         } catch (error) {
-          if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
+          // In a transaction a lost race has aborted it (PostgreSQL): the transaction tries again.
+          if (db.isTransaction || !isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
         }
       }
     },

@@ -13,8 +13,18 @@ const APPEND_ATTEMPTS = 8;
  * conversation, assigned by the insert itself (`max(id) + 1`), so two appenders — even on two
  * instances — never share an id: the loser of a race hits the primary key and tries again. Each
  * append wakes this process's streams (the bus, with the event) and the other instances' (a signal).
+ *
+ * Inside a transaction (`announce` given) an append neither retries nor wakes anyone: a lost race
+ * aborts the transaction on PostgreSQL, so the whole transaction is what tries again
+ * (hub-context.ts), and streams hear of the event only once it is committed.
  */
-export function createEventLog(db: Kysely<Database>, clock: Clock, bus: EventBus, signals?: HubSignals) {
+export function createEventLog(
+  db: Kysely<Database>,
+  clock: Clock,
+  bus: EventBus,
+  signals?: HubSignals,
+  announce?: (wake: () => void) => void,
+) {
   function toEvent(row: { id: number; data_json: string; created_at: number }): HubEvent {
     const body = JSON.parse(row.data_json) as HubEventBody;
     return { ...body, id: Number(row.id), at: new Date(Number(row.created_at)).toISOString() } as HubEvent;
@@ -44,11 +54,15 @@ export function createEventLog(db: Kysely<Database>, clock: Clock, bus: EventBus
             .returning(['id'])
             .executeTakeFirstOrThrow();
           const event = toEvent({ id: row.id, data_json: data, created_at: now });
-          bus.publish(conversationId, event);
-          signals?.send({ kind: 'events', conversationId });
+          const wake = () => {
+            bus.publish(conversationId, event);
+            signals?.send({ kind: 'events', conversationId });
+          };
+          if (announce) announce(wake);
+          else wake();
           return event;
         } catch (error) {
-          if (!isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
+          if (announce || !isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
         }
       }
     },

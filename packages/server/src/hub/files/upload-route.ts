@@ -3,7 +3,7 @@ import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { filesPermissionOf } from '../assistants/assistant-config.js';
 import type { HubServices } from '../hub-services.js';
-import { requireCallOfVisitor } from '../interrupts/call-of-visitor.js';
+import { requireCallOfVisitor } from '../tool-calls/call-of-visitor.js';
 import { descriptorOf } from './file-descriptor.js';
 
 /** What multipart framing may add around the file's bytes before a Content-Length is plainly too large. */

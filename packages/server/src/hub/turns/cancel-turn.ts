@@ -1,7 +1,8 @@
 import { DioscError, type TurnView } from '@diosc/protocol';
 import type { Hub } from '../hub.js';
+import { resolveCall } from '../tool-calls/resolve-call.js';
+import { errorOutput } from '../tool-calls/tool-output.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
-import { errorOutput } from './classify-call.js';
 import { turnView } from './turns.js';
 
 /**
@@ -41,8 +42,15 @@ export async function stopTurn(
   hub.signals.send({ kind: 'cancel', turnId: turn.id });
   for (const status of ['interrupt', 'consensus'] as const) {
     for (const call of await hub.toolCalls.pendingOfTurn(turn.id, status)) {
-      if (await hub.toolCalls.transition(call.id, status, 'done', { output: errorOutput('cancelled', why) }))
-        hub.tracing.waitEnded(call.id, 'cancelled');
+      // No scheduler: the turn is over, nothing goes on.
+      const closed = await resolveCall(hub, undefined, {
+        call,
+        conversationId: turn.conversationId,
+        from: status,
+        to: 'done',
+        fields: { output: errorOutput('cancelled', why) },
+      });
+      if (closed) hub.tracing.waitEnded(call.id, 'cancelled');
     }
   }
   await hub.conversations.releaseTurn(turn.conversationId, turn.id);

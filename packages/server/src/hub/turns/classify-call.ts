@@ -1,17 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { canonicalJson } from '@diosc/protocol';
+import { randomUUID } from 'node:crypto';
+import type { NewToolCall } from '../tool-calls/tool-calls.js';
+import { argsDigest, errorOutput } from '../tool-calls/tool-output.js';
 import type { OfferedTool } from './offered-tools.js';
-import type { NewToolCall, ToolOutput } from './tool-calls.js';
 
 export type PathCheck = (path: string) => { ok: true } | { ok: false; message: string };
-
-export function argsDigest(args: unknown): string {
-  return createHash('sha256').update(canonicalJson(args)).digest('hex');
-}
-
-export function errorOutput(code: string, message: string): ToolOutput {
-  return { type: 'error-text', value: `${code}: ${message}` };
-}
 
 /**
  * What one model tool call becomes, decided before anything runs and persisted with the step:

@@ -1,10 +1,13 @@
 import { answerBytesProblem, answerOutcome, DioscError, type InterruptAnswer } from '@diosc/protocol';
 import type { Hub } from '../hub.js';
-import { argsDigest } from '../turns/classify-call.js';
-import type { ToolOutput } from '../turns/tool-calls.js';
+import type { HubTransaction } from '../hub-services.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
 import { approvalReportAudit } from './approval-report-audit.js';
 import { requireCallOfVisitor } from './call-of-visitor.js';
+import { resolveCall } from './resolve-call.js';
+import type { ToolOutput } from './tool-calls.js';
+import { toolFinished } from './tool-finished.js';
+import { argsDigest } from './tool-output.js';
 
 /** What the model reads for a page's answer: the result as JSON, or the page's error as text. */
 function outputOf(answer: InterruptAnswer): ToolOutput {
@@ -58,11 +61,27 @@ export async function answerInterrupt(
       file,
     };
   }
-  const won = await hub.toolCalls.transition(call.id, 'interrupt', 'done', {
-    output: outputOf(answer),
-    answer,
-    answerDigest: digest,
-    audit: approvalReportAudit(session, call, answer),
+  const file = 'result' in answer ? answer.file : undefined;
+  const won = await resolveCall(hub, runner, {
+    call,
+    conversationId: turn.conversationId,
+    from: 'interrupt',
+    to: 'done',
+    fields: {
+      output: outputOf(answer),
+      answer,
+      answerDigest: digest,
+      audit: approvalReportAudit(session, call, answer),
+    },
+    events: [
+      { type: 'interrupt.resolved', turnId: turn.id, interruptId: call.id, outcome: 'answered' },
+      ...(file ? [{ type: 'file.ready' as const, turnId: turn.id, file }] : []),
+      toolFinished(call, answerOutcome(answer)),
+    ],
+    // A navigate answer's registry replaces the turn's before the next step runs.
+    ...('result' in answer && call.tool === 'navigate' && answer.registry
+      ? { also: (tx: HubTransaction) => tx.turns.setRegistry(turn.id, answer.registry!) }
+      : {}),
   });
   if (!won) {
     const now = await hub.toolCalls.get(call.id);
@@ -72,25 +91,5 @@ export async function answerInterrupt(
   }
   hub.tracing.waitEnded(call.id, 'answered');
   hub.telemetry.browserRoundTrip(session.assistantId, (hub.clock.now() - call.createdAt) / 1000);
-  if ('result' in answer && call.tool === 'navigate' && answer.registry) {
-    await hub.turns.setRegistry(turn.id, answer.registry);
-  }
-  await hub.events.append(turn.conversationId, {
-    type: 'interrupt.resolved',
-    turnId: turn.id,
-    interruptId: call.id,
-    outcome: 'answered',
-  });
-  if ('result' in answer && answer.file) {
-    await hub.events.append(turn.conversationId, { type: 'file.ready', turnId: turn.id, file: answer.file });
-  }
-  await hub.events.append(turn.conversationId, {
-    type: 'tool.finished',
-    turnId: turn.id,
-    toolCallId: call.id,
-    tool: call.tool,
-    ...answerOutcome(answer),
-  });
-  await runner.resumeIfUnblocked(turn.id);
   return { status: 'accepted' };
 }

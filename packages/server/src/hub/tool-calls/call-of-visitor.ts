@@ -1,8 +1,8 @@
 import { DioscError } from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
-import type { ToolCallRecord } from '../turns/tool-calls.js';
 import type { TurnRecord } from '../turns/turns.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
+import type { ToolCallRecord } from './tool-calls.js';
 
 /**
  * The tool call (interrupt or approval request) if it belongs to this visitor's conversation.

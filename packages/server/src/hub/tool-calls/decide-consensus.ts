@@ -1,9 +1,11 @@
 import { type ConsensusDecision, DioscError, declinedMessage } from '@diosc/protocol';
 import { compileToolSchema } from '@diosc/protocol/validators';
 import type { Hub } from '../hub.js';
-import { requireCallOfVisitor } from '../interrupts/call-of-visitor.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
+import { requireCallOfVisitor } from './call-of-visitor.js';
 import { consensusAudit } from './consensus-audit.js';
+import { resolveCall } from './resolve-call.js';
+import { toolFinished } from './tool-finished.js';
 
 function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
@@ -28,48 +30,54 @@ export async function decideConsensus(
   if (decision.decision !== 'reject' && decision.reason !== undefined)
     throw new DioscError('invalid_input', 'Only a rejection carries a reason.');
 
+  const change = {
+    call,
+    conversationId: turn.conversationId,
+    from: 'consensus' as const,
+    events: [
+      {
+        type: 'consensus.resolved' as const,
+        turnId: turn.id,
+        consensusId: call.id,
+        decision: decision.decision,
+      },
+    ],
+  };
   let won: boolean;
   if (decision.decision === 'approve') {
-    won = await hub.toolCalls.transition(call.id, 'consensus', 'ready', {
-      answer: { decision: 'approve' },
-      audit: consensusAudit(session, call, 'approve'),
+    won = await resolveCall(hub, runner, {
+      ...change,
+      to: 'ready',
+      fields: { answer: { decision: 'approve' }, audit: consensusAudit(session, call, 'approve') },
     });
   } else if (decision.decision === 'edit') {
     if (!decision.args) throw new DioscError('invalid_input', 'An edit needs the edited arguments.');
     const problem = compileToolSchema(call.schema ?? { type: 'object' })(decision.args);
     if (problem) throw new DioscError('invalid_input', problem);
     const changed = changedKeys(call.args, decision.args);
-    won = await hub.toolCalls.transition(call.id, 'consensus', 'ready', {
-      args: decision.args,
-      answer: { decision: 'edit', changed },
-      audit: consensusAudit(session, call, 'edit', changed),
+    won = await resolveCall(hub, runner, {
+      ...change,
+      to: 'ready',
+      fields: {
+        args: decision.args,
+        answer: { decision: 'edit', changed },
+        audit: consensusAudit(session, call, 'edit', changed),
+      },
     });
   } else {
-    won = await hub.toolCalls.transition(call.id, 'consensus', 'done', {
-      answer: { decision: 'reject', ...(decision.reason ? { reason: decision.reason } : {}) },
-      output: { type: 'error-text', value: declinedMessage(decision.reason) },
-      audit: consensusAudit(session, call, 'reject'),
+    won = await resolveCall(hub, runner, {
+      ...change,
+      to: 'done',
+      fields: {
+        answer: { decision: 'reject', ...(decision.reason ? { reason: decision.reason } : {}) },
+        output: { type: 'error-text', value: declinedMessage(decision.reason) },
+        audit: consensusAudit(session, call, 'reject'),
+      },
+      events: [...change.events, toolFinished(call, { ok: false, summary: 'declined' })],
     });
   }
   if (!won) throw new DioscError('consensus_not_pending');
   hub.telemetry.consensusDecided(session.assistantId, decision.decision);
   hub.tracing.waitEnded(call.id, decision.decision);
-  await hub.events.append(turn.conversationId, {
-    type: 'consensus.resolved',
-    turnId: turn.id,
-    consensusId: call.id,
-    decision: decision.decision,
-  });
-  if (decision.decision === 'reject') {
-    await hub.events.append(turn.conversationId, {
-      type: 'tool.finished',
-      turnId: turn.id,
-      toolCallId: call.id,
-      tool: call.tool,
-      ok: false,
-      summary: 'declined',
-    });
-  }
-  await runner.resumeIfUnblocked(turn.id);
   return { status: 'accepted' };
 }

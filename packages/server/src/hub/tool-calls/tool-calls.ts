@@ -56,6 +56,16 @@ function toRecord(row: HubToolCallsTable): ToolCallRecord {
 
 export type NewToolCall = Omit<HubToolCallsTable, 'created_at' | 'resolved_at'>;
 
+/** What a status change writes beside the status. */
+export interface CallFields {
+  output?: ToolOutput;
+  answer?: unknown;
+  answerDigest?: string;
+  args?: Record<string, unknown>;
+  /** The decision this change is: recorded in the same transaction, and only if it wins. */
+  audit?: AuditEntry;
+}
+
 /**
  * The tool calls of each model step; this module owns `hub_tool_calls`. An interrupt is a call in
  * status `interrupt`, an approval request one in `consensus`. Each status change is a
@@ -88,6 +98,19 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock, audit: Audit
       return row ? toRecord(row) : undefined;
     },
 
+    /** Whether anything in this step still waits on the page or the visitor. */
+    async stepWaits(turnId: string, step: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('hub_tool_calls')
+        .select('id')
+        .where('turn_id', '=', turnId)
+        .where('step', '=', step)
+        .where('status', 'in', ['interrupt', 'consensus'])
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async pendingOfTurn(turnId: string, status: 'interrupt' | 'consensus'): Promise<ToolCallRecord[]> {
       const rows = await db
         .selectFrom('hub_tool_calls')
@@ -105,14 +128,7 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock, audit: Audit
       id: string,
       from: ToolCallStatus,
       to: ToolCallStatus,
-      fields: {
-        output?: ToolOutput;
-        answer?: unknown;
-        answerDigest?: string;
-        args?: Record<string, unknown>;
-        /** The decision this change is: recorded in the same transaction, and only if it wins. */
-        audit?: AuditEntry;
-      } = {},
+      fields: CallFields = {},
     ): Promise<boolean> {
       const { audit: entry } = fields;
       if (entry && !db.isTransaction) {
