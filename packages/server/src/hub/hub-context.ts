@@ -18,7 +18,7 @@ import { createEventLog } from './events/event-log.js';
 import { generateFileTool } from './files/generate-file-tool.js';
 import { createHubFiles } from './files/hub-files.js';
 import type { HubHold } from './hub-hold.js';
-import type { HubServices, HubTransaction } from './hub-services.js';
+import type { HubServices } from './hub-services.js';
 import { resolveModel } from './model/resolve-model.js';
 import { testModelConnection } from './model/test-connection.js';
 import { createGuardedFetch, type GuardedFetch, type OutboundPolicy } from './outbound/guarded-fetch.js';
