@@ -127,13 +127,20 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Ele
     block = element;
   };
   const accept = (element: Element) => element !== skip && !rejected(element, visible);
+  // Text nodes side by side (words and the whitespace between elements) share a parent: one check.
+  let checkedParent: Element | null = null;
+  let parentShows = false;
+  const shows = (parent: Element) => {
+    if (parent !== checkedParent) [checkedParent, parentShows] = [parent, visible(parent, true)];
+    return parentShows;
+  };
   const readText = (node: Text) => {
     // Text slotted straight into a host, or a slot's fallback: the slot draws nothing itself.
     let parent: Element | null = node.parentElement;
     if (parent?.tagName === 'SLOT')
       parent = parent.parentElement ?? (parent.getRootNode() as ShadowRoot).host ?? null;
     const text = node.data.replace(/\s+/g, ' ');
-    if (text === '' || !parent || !visible(parent, true)) return;
+    if (text === '' || !parent || !shows(parent)) return;
     if (text === ' ') {
       gap ||= ' ';
       return;
@@ -159,12 +166,9 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Ele
    * `depth` bounds the nesting of shadow roots and slots a page can make the walk follow.
    */
   const walk = (top: Node, depth: number): void => {
-    const walker = document.createTreeWalker(top, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-      acceptNode: (node) =>
-        node.nodeType === Node.TEXT_NODE || accept(node as Element)
-          ? NodeFilter.FILTER_ACCEPT
-          : NodeFilter.FILTER_REJECT,
-    });
+    // No NodeFilter: a filter is a call from the browser into JavaScript for every node, which cost
+    // more than all the checks it made (docs/api/kit.md). A rejected element is skipped here instead.
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     let node = walker.nextNode();
     while (node && length < max) {
       if (node.nodeType === Node.TEXT_NODE) {
@@ -173,24 +177,27 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Ele
         continue;
       }
       const element = node as Element;
-      readLeaf(element);
-      const assigned = element.tagName === 'SLOT' ? (element as HTMLSlotElement).assignedNodes() : [];
-      if (!element.shadowRoot && assigned.length === 0) {
-        node = walker.nextNode();
-        continue;
-      }
-      if (depth < MAX_SHADOW_DEPTH) {
-        if (element.shadowRoot) walk(element.shadowRoot, depth + 1);
-        for (const slotted of assigned) {
-          if (length >= max) break;
-          if (slotted.nodeType === Node.TEXT_NODE) readText(slotted as Text);
-          else if (slotted.nodeType === Node.ELEMENT_NODE && accept(slotted as Element)) {
-            readLeaf(slotted as Element);
-            walk(slotted, depth + 1);
+      if (accept(element)) {
+        readLeaf(element);
+        const assigned = element.tagName === 'SLOT' ? (element as HTMLSlotElement).assignedNodes() : [];
+        if (!element.shadowRoot && assigned.length === 0) {
+          node = walker.nextNode();
+          continue;
+        }
+        if (depth < MAX_SHADOW_DEPTH) {
+          if (element.shadowRoot) walk(element.shadowRoot, depth + 1);
+          for (const slotted of assigned) {
+            if (length >= max) break;
+            if (slotted.nodeType === Node.TEXT_NODE) readText(slotted as Text);
+            else if (slotted.nodeType === Node.ELEMENT_NODE && accept(slotted as Element)) {
+              readLeaf(slotted as Element);
+              walk(slotted, depth + 1);
+            }
           }
         }
       }
-      // The host's light children are drawn only through its slots; a slot's own are its fallback.
+      // Past the element's subtree: a rejected one is skipped whole, a host's light children are
+      // drawn only through its slots, and a slot's own children are its fallback.
       node = walker.nextSibling();
       while (!node && walker.parentNode()) node = walker.nextSibling();
     }
