@@ -103,7 +103,7 @@ function rejected(element: Element, visible: Visible): boolean {
  * the same walk may go on to count the rest of the page's text. A count of nodes, not a time limit,
  * so the same page always gets the same answer. Read and count are one walk, so what is counted is
  * exactly what a longer answer would hold (shadow roots, slots and exclusions alike). 500 nodes
- * (about 1.3 µs each on the bench's pages, some 4,000 characters there) cost what walking without a
+ * (about 1 µs each on the bench's pages, some 4,000 characters there) cost what walking without a
  * NodeFilter saved, so read_page counts for the price it read at before: docs/api/kit.md.
  */
 export const READ_PAGE_COUNT_NODES = 500;
