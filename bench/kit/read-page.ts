@@ -11,7 +11,15 @@ export interface ReadPageRow {
   elements: number;
   /** Every visible section inside an open shadow root. */
   shadow: boolean;
-  ours: Reading & { startsWith: string; truncated: boolean };
+  ours: Reading & {
+    startsWith: string;
+    truncated: boolean;
+    /** How much there was, as the answer says it: exact, or at least (one of the two is null). */
+    totalChars: number | null;
+    totalCharsAtLeast: number | null;
+    /** The length of the text with no cut, read once outside the timing. */
+    wholeChars: number;
+  };
   /** `document.body.innerText`, the baseline. */
   native: Reading;
 }
@@ -41,12 +49,19 @@ export async function measureReadPage(browser: Browser, url: string): Promise<Re
         window as unknown as { bench: { run(r: number): Omit<ReadPageRow, 'elements' | 'shadow'> } }
       ).bench.run(30),
     );
-    // Cut at a word boundary, with an ellipsis, and saying so.
+    // Cut at a word boundary, with an ellipsis, and saying so — and how much there was: the exact
+    // total, or a bound that is not more than it.
+    const { totalChars, totalCharsAtLeast, wholeChars } = result.ours;
+    const counted =
+      totalChars !== null
+        ? totalChars === wholeChars
+        : totalCharsAtLeast !== null && totalCharsAtLeast <= wholeChars;
     if (
       result.ours.leaks.length > 0 ||
       result.ours.chars < 4_900 ||
       result.ours.chars > 5_001 ||
       !result.ours.truncated ||
+      !counted ||
       !result.ours.startsWith.startsWith('Section 0')
     )
       throw new Error(`read_page is wrong on ${elements} elements: ${JSON.stringify(result.ours)}`);

@@ -44,12 +44,71 @@ describe('read_page in Chromium on a shadow-DOM page', () => {
       const page = await context.newPage();
       await page.setContent(PAGE);
       await page.addScriptTag({ content: script });
-      const answer = (await page.evaluate('window.pageText()')) as { content: string };
-      expect(answer.content).toBe(
-        'todos\nWhat needs to be done?\nBuy tea\nWalk the dog\n2 items left · All Active\nDouble-click to edit a todo',
-      );
+      // All of it fits: nothing says otherwise.
+      expect(await page.evaluate('window.pageText()')).toEqual({
+        content:
+          'todos\nWhat needs to be done?\nBuy tea\nWalk the dog\n2 items left · All Active\nDouble-click to edit a todo',
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says how much there was when it cut, counting what the read would read and nothing else', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.setContent(LONG_PAGE);
+      await page.addScriptTag({ content: script });
+      const whole = ((await page.evaluate('window.pageText(Infinity)')) as PageText).content;
+      expect(whole).toContain('Walk the dog 59');
+      expect(whole).toContain('2 items left');
+      for (const hidden of ['HIDDEN', 'INVISIBLE', 'TRANSPARENT', 'ARIA', 'SCRIPT', 'NEVER SLOTTED'])
+        expect(whole).not.toContain(hidden);
+      // Counted to the end: the exact length of the whole text.
+      const answer = (await page.evaluate('window.pageText(300)')) as PageText;
+      expect(answer).toEqual({ content: expect.any(String), truncated: true, totalChars: whole.length });
+      expect(answer.content.length).toBeLessThanOrEqual(301);
+      // Out of nodes to count: a lower bound, at most the total, the same each time.
+      const bound = (await page.evaluate('window.pageText(300, 40)')) as PageText;
+      expect(bound).not.toHaveProperty('totalChars');
+      expect(bound.totalCharsAtLeast).toBeGreaterThan(300);
+      expect(bound.totalCharsAtLeast).toBeLessThan(whole.length);
+      expect(await page.evaluate('window.pageText(300, 40)')).toEqual(bound);
     } finally {
       await context.close();
     }
   });
 });
+
+interface PageText {
+  content: string;
+  truncated?: true;
+  totalChars?: number;
+  totalCharsAtLeast?: number;
+}
+
+/** Sixty items in shadow roots, with hidden text beside each and a slotted count after them. */
+const LONG_PAGE = `<!doctype html><html><head><title>Todos</title></head><body>
+  <h1>todos</h1>
+  <todo-app><span slot="count">2 items left</span><span>NEVER SLOTTED</span></todo-app>
+  <footer><p>Double-click to edit a todo</p><p style="opacity:0">TRANSPARENT</p></footer>
+  <script>
+    customElements.define('todo-item', class extends HTMLElement {
+      constructor() {
+        super();
+        this.attachShadow({ mode: 'open' }).innerHTML = '<li><label>' + this.getAttribute('text') +
+          '</label> <span style="visibility:hidden">INVISIBLE</span><span aria-hidden="true">ARIA</span></li>';
+      }
+    });
+    customElements.define('todo-app', class extends HTMLElement {
+      constructor() {
+        super();
+        let items = '';
+        for (let i = 0; i < 60; i++) items += '<todo-item text="Walk the dog ' + i + '"></todo-item><p class="hidden">HIDDEN</p>';
+        this.attachShadow({ mode: 'open' }).innerHTML =
+          '<style>.hidden{display:none}</style><ul>' + items + '</ul><script>SCRIPT</' + 'script>' +
+          '<p><slot name="count">no count</slot></p>';
+      }
+    });
+  </script></body></html>`;

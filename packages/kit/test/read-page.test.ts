@@ -1,6 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { pageText, READ_PAGE_MAX_CHARS, readPage, visibleText } from '../src/tools/read-page.js';
+import {
+  pageText,
+  READ_PAGE_COUNT_NODES,
+  READ_PAGE_MAX_CHARS,
+  readPage,
+  visibleText,
+} from '../src/tools/read-page.js';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -64,6 +70,92 @@ describe('read_page', () => {
     expect(pageText(document.body)).toEqual({ content: 'All of it.\n\nBye' });
     expect(readPage({})).toMatchObject({ content: 'All of it.\n\nBye' });
     expect(readPage({})).not.toHaveProperty('truncated');
+  });
+
+  it('says how much there was: the length of the whole text when the count gets to the end', () => {
+    document.body.innerHTML = `<nav><a href="/">Home</a> <span hidden>HIDDEN</span></nav><main>${Array.from(
+      { length: 60 },
+      (_, i) => `<p>Paragraph ${i} of the story <b>with bold</b><script>SCRIPT</script></p>`,
+    ).join('')}</main><footer>Footer</footer>`;
+    const whole = pageText(document.body, Number.POSITIVE_INFINITY).content;
+    expect(whole.endsWith('with bold\n\nHome\nFooter')).toBe(true);
+    const answer = pageText(document.body, 500);
+    expect(answer).toEqual({ content: expect.any(String), truncated: true, totalChars: whole.length });
+    expect(answer.content.length).toBeLessThanOrEqual(501);
+    // The same with no main content: one walk over the page.
+    document.body.innerHTML = Array.from({ length: 60 }, (_, i) => `<p>Line ${i}<br>next</p>`).join('');
+    const flat = pageText(document.body, Number.POSITIVE_INFINITY).content;
+    expect(pageText(document.body, 300)).toMatchObject({ truncated: true, totalChars: flat.length });
+  });
+
+  it('says "at least" when the page is longer than the count may go, and never more than there is', () => {
+    document.body.innerHTML = `<main>${Array.from({ length: 60 }, (_, i) => `<p>Paragraph ${i} of the story</p>`).join('')}</main><footer>Footer</footer>`;
+    const whole = pageText(document.body, Number.POSITIVE_INFINITY).content.length;
+    const mainOnly = whole - '\n\nFooter'.length;
+    // Every budget of nodes to count past the cut, from none to more than the page has.
+    const answers = Array.from({ length: 200 }, (_, nodes) => pageText(document.body, 100, nodes));
+    // Once exact, always exact with more nodes; before that, a bound that only grows and never
+    // passes the total.
+    const exactFrom = answers.findIndex((answer) => answer.totalChars !== undefined);
+    expect(exactFrom).toBeGreaterThan(0);
+    let bound = 0;
+    for (const [nodes, answer] of answers.entries()) {
+      expect(answer.truncated).toBe(true);
+      if (nodes >= exactFrom) {
+        expect(answer.totalChars).toBe(whole);
+        expect(answer).not.toHaveProperty('totalCharsAtLeast');
+        continue;
+      }
+      expect(answer).not.toHaveProperty('totalChars');
+      expect(answer.totalCharsAtLeast).toBeGreaterThan(100);
+      expect(answer.totalCharsAtLeast).toBeGreaterThanOrEqual(bound);
+      expect(answer.totalCharsAtLeast).toBeLessThanOrEqual(whole);
+      bound = answer.totalCharsAtLeast!;
+    }
+    expect(answers[0]!.totalCharsAtLeast).toBeLessThan(200);
+    expect(answers.at(-1)!.totalChars).toBe(whole);
+    // On the way: the main content counted to its end, the footer after it not yet.
+    expect(answers.some((answer) => answer.totalCharsAtLeast === mainOnly)).toBe(true);
+    // The same page and budget, the same answer.
+    expect(pageText(document.body, 100, 50)).toEqual(answers[50]);
+  });
+
+  it(`counts ${READ_PAGE_COUNT_NODES} nodes past the cut by default`, () => {
+    document.body.innerHTML = Array.from({ length: 600 }, (_, i) => `<p>Paragraph ${i}</p>`).join('');
+    const answer = pageText(document.body, 100);
+    expect(answer).toEqual(pageText(document.body, 100, READ_PAGE_COUNT_NODES));
+    expect(answer).not.toEqual(pageText(document.body, 100, READ_PAGE_COUNT_NODES - 1));
+    expect(answer.totalCharsAtLeast).toBeLessThan(
+      pageText(document.body, Number.POSITIVE_INFINITY).content.length,
+    );
+  });
+
+  it('a main content of exactly the budget, then more: that is cut too, and counted', () => {
+    document.body.innerHTML = `<main><p>${'x'.repeat(100)}</p></main><footer>Bye</footer>`;
+    expect(pageText(document.body, 100)).toEqual({
+      content: `${'x'.repeat(100)}…`,
+      truncated: true,
+      totalChars: 105,
+    });
+    expect(pageText(document.body, 105)).toEqual({ content: `${'x'.repeat(100)}\n\nBye` });
+  });
+
+  it('counts text in open shadow roots as the read reads it', () => {
+    const sections = Array.from(
+      { length: 30 },
+      (_, i) => `<section><h2>Part ${i}</h2><p>Words of part ${i}</p></section>`,
+    );
+    document.body.innerHTML = sections.join('');
+    const light = pageText(document.body, 200);
+    document.body.innerHTML = sections.map((_, i) => `<x-part id="p${i}"></x-part>`).join('');
+    sections.forEach((html, i) => {
+      document.getElementById(`p${i}`)!.attachShadow({ mode: 'open' }).innerHTML = html;
+    });
+    const whole = pageText(document.body, Number.POSITIVE_INFINITY).content;
+    expect(whole).toContain('Words of part 29');
+    const shadow = pageText(document.body, 200);
+    expect(shadow).toMatchObject({ truncated: true, totalChars: whole.length });
+    expect(shadow.totalChars).toBe(light.totalChars);
   });
 
   it('reads open shadow roots in place, in document order, with slotted content where its slot is', () => {

@@ -99,24 +99,59 @@ function rejected(element: Element, visible: Visible): boolean {
 }
 
 /**
+ * After the answer is full, how many more nodes (elements and text nodes, as the read visits them)
+ * the same walk may go on to count the rest of the page's text. A count of nodes, not a time limit,
+ * so the same page always gets the same answer. Read and count are one walk, so what is counted is
+ * exactly what a longer answer would hold (shadow roots, slots and exclusions alike). 500 nodes
+ * (about 1 µs each on the bench's pages, some 4,000 characters there) cost what walking without a
+ * NodeFilter saved, so read_page counts for the price it read at before: docs/api/kit.md.
+ */
+export const READ_PAGE_COUNT_NODES = 500;
+
+/** What one read found: the text (up to `max`), and how long the whole text is, as far as it was counted. */
+interface Reading {
+  text: string;
+  /** The whole text's length when `complete`; otherwise the length of the part counted so far. */
+  length: number;
+  /** The walk reached the end, so `length` is exact. */
+  complete: boolean;
+}
+
+/** Nodes the count may still visit after an answer is full; shared by the reads of one answer. */
+interface CountBudget {
+  nodes: number;
+}
+
+/**
  * The page's visible text as it is drawn: TreeWalkers that skip hidden, `aria-hidden`, script/
  * style/img/svg/iframe (…) subtrees whole, read open shadow roots in place and slots as what is
- * assigned to them, read text-like input values (never passwords), and stop as soon as `max`
- * characters are collected — so the cost depends on the text returned, not the page size.
+ * assigned to them, read text-like input values (never passwords), and stop collecting as soon as
+ * `max` characters are collected — so the cost depends on the text returned, not the page size.
+ * After that the same walk only counts, for at most `budget.nodes` more nodes.
  */
-export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Element): string {
+function readVisible(root: Element, max: number, skip: Element | undefined, budget: CountBudget): Reading {
   const visible = visibilityCheck();
   const parts: string[] = [];
   let length = 0;
   let gap = '';
   let block: Element | null = null;
+  /** Out of count budget: what is known is a lower bound. */
+  let stopped = false;
+  /** One more node visited; past `max` it spends the count budget. */
+  const step = () => {
+    if (length < max) return true;
+    if (budget.nodes <= 0) stopped = true;
+    else budget.nodes--;
+    return !stopped;
+  };
   const push = (text: string) => {
+    const full = length >= max;
     if (length > 0 && gap) {
-      parts.push(gap);
+      if (!full) parts.push(gap);
       length += gap.length;
     }
     gap = '';
-    parts.push(text);
+    if (!full) parts.push(text);
     length += text.length;
   };
   /** A change of block ancestor between two pieces of text is a line break. */
@@ -127,13 +162,20 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Ele
     block = element;
   };
   const accept = (element: Element) => element !== skip && !rejected(element, visible);
+  // Text nodes side by side (words and the whitespace between elements) share a parent: one check.
+  let checkedParent: Element | null = null;
+  let parentShows = false;
+  const shows = (parent: Element) => {
+    if (parent !== checkedParent) [checkedParent, parentShows] = [parent, visible(parent, true)];
+    return parentShows;
+  };
   const readText = (node: Text) => {
     // Text slotted straight into a host, or a slot's fallback: the slot draws nothing itself.
     let parent: Element | null = node.parentElement;
     if (parent?.tagName === 'SLOT')
       parent = parent.parentElement ?? (parent.getRootNode() as ShadowRoot).host ?? null;
     const text = node.data.replace(/\s+/g, ' ');
-    if (text === '' || !parent || !visible(parent, true)) return;
+    if (text === '' || !parent || !shows(parent)) return;
     if (text === ' ') {
       gap ||= ' ';
       return;
@@ -159,44 +201,50 @@ export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Ele
    * `depth` bounds the nesting of shadow roots and slots a page can make the walk follow.
    */
   const walk = (top: Node, depth: number): void => {
-    const walker = document.createTreeWalker(top, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-      acceptNode: (node) =>
-        node.nodeType === Node.TEXT_NODE || accept(node as Element)
-          ? NodeFilter.FILTER_ACCEPT
-          : NodeFilter.FILTER_REJECT,
-    });
+    // No NodeFilter: a filter is a call from the browser into JavaScript for every node, which cost
+    // more than all the checks it made (docs/api/kit.md). A rejected element is skipped here instead.
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     let node = walker.nextNode();
-    while (node && length < max) {
+    while (node && step()) {
       if (node.nodeType === Node.TEXT_NODE) {
         readText(node as Text);
         node = walker.nextNode();
         continue;
       }
       const element = node as Element;
-      readLeaf(element);
-      const assigned = element.tagName === 'SLOT' ? (element as HTMLSlotElement).assignedNodes() : [];
-      if (!element.shadowRoot && assigned.length === 0) {
-        node = walker.nextNode();
-        continue;
-      }
-      if (depth < MAX_SHADOW_DEPTH) {
-        if (element.shadowRoot) walk(element.shadowRoot, depth + 1);
-        for (const slotted of assigned) {
-          if (length >= max) break;
-          if (slotted.nodeType === Node.TEXT_NODE) readText(slotted as Text);
-          else if (slotted.nodeType === Node.ELEMENT_NODE && accept(slotted as Element)) {
-            readLeaf(slotted as Element);
-            walk(slotted, depth + 1);
+      if (accept(element)) {
+        readLeaf(element);
+        const assigned = element.tagName === 'SLOT' ? (element as HTMLSlotElement).assignedNodes() : [];
+        if (!element.shadowRoot && assigned.length === 0) {
+          node = walker.nextNode();
+          continue;
+        }
+        if (depth < MAX_SHADOW_DEPTH) {
+          if (element.shadowRoot) walk(element.shadowRoot, depth + 1);
+          for (const slotted of assigned) {
+            if (stopped || !step()) break;
+            if (slotted.nodeType === Node.TEXT_NODE) readText(slotted as Text);
+            else if (slotted.nodeType === Node.ELEMENT_NODE && accept(slotted as Element)) {
+              readLeaf(slotted as Element);
+              walk(slotted, depth + 1);
+            }
           }
         }
+        if (stopped) break;
       }
-      // The host's light children are drawn only through its slots; a slot's own are its fallback.
+      // Past the element's subtree: a rejected one is skipped whole, a host's light children are
+      // drawn only through its slots, and a slot's own children are its fallback.
       node = walker.nextSibling();
       while (!node && walker.parentNode()) node = walker.nextSibling();
     }
   };
   walk(root, 0);
-  return parts.join('').slice(0, max);
+  return { text: parts.join('').slice(0, max), length, complete: !stopped };
+}
+
+/** The page's visible text as it is drawn, up to `max` characters (see `readVisible`). */
+export function visibleText(root: Element, max = READ_PAGE_MAX_CHARS, skip?: Element): string {
+  return readVisible(root, max, skip, { nodes: 0 }).text;
 }
 
 /**
@@ -243,24 +291,57 @@ function cutAtWord(text: string, max: number): string {
   return `${space > max - 80 ? cut.slice(0, space) : cut}…`;
 }
 
+/** `read_page`'s answer without a selector. */
+export interface PageText {
+  content: string;
+  /** There was more visible text than `content` holds. */
+  truncated?: true;
+  /** With `truncated`: the length of all the page's visible text, counted to the end. */
+  totalChars?: number;
+  /** With `truncated`, instead of `totalChars`: the count stopped, and there were at least this many characters. */
+  totalCharsAtLeast?: number;
+}
+
 /**
  * What `read_page` answers without a selector: the main content first (`<main>`, `role=main` or
  * the largest article), then the rest of the page in document order, so navigation, asides and
- * footers get what the main content left of the budget. When that was not all, it says so; it does
- * not say how much more there was, since counting it means reading the whole page, which costs
- * more than the answer itself on a large one (docs/api/kit.md).
+ * footers get what the main content left of the budget. When that was not all, it says so, and how
+ * much there was: the walk goes on counting for `countNodes` more nodes; `totalChars` when it got to
+ * the end, else `totalCharsAtLeast` with what it counted — never more than there is (docs/api/kit.md).
+ * A total is the length the answer would have had with no cut.
+ *
+ * @example
+ * pageText(document.body); // { content: 'Teas\nAssam …', truncated: true, totalChars: 7412 }
  */
-export function pageText(root: Element, max = READ_PAGE_MAX_CHARS): { content: string; truncated?: true } {
+export function pageText(
+  root: Element,
+  max = READ_PAGE_MAX_CHARS,
+  countNodes = READ_PAGE_COUNT_NODES,
+): PageText {
+  const budget: CountBudget = { nodes: countNodes };
   const main = mainContent(root);
   let content: string;
+  let total: Omit<Reading, 'text'>;
   if (main && main !== root && !rejected(main, visibilityCheck())) {
-    const first = visibleText(main, max + 1);
     // One character more than fits is enough to know the page had more.
-    const rest = first.length < max ? visibleText(root, Math.max(1, max - first.length - 1), main) : '';
-    content = rest ? `${first}\n\n${rest}` : first;
-  } else content = visibleText(root, max + 1);
+    const first = readVisible(main, max + 1, undefined, budget);
+    // The rest gets what the main content left, at least one character while the main content is not
+    // over `max` (so that a rest there is, is seen), else none: it is then only counted.
+    const room = first.text.length <= max ? Math.max(1, max - first.text.length - 1) : 0;
+    const rest: Reading = first.complete
+      ? readVisible(root, room, main, budget)
+      : { text: '', length: 0, complete: false };
+    content = rest.text ? `${first.text}\n\n${rest.text}` : first.text;
+    total = { length: first.length + (rest.length > 0 ? 2 + rest.length : 0), complete: rest.complete };
+  } else {
+    const whole = readVisible(root, max + 1, undefined, budget);
+    [content, total] = [whole.text, whole];
+  }
   if (content.length <= max) return { content };
-  return { content: cutAtWord(content, max), truncated: true };
+  const cut = cutAtWord(content, max);
+  return total.complete
+    ? { content: cut, truncated: true, totalChars: total.length }
+    : { content: cut, truncated: true, totalCharsAtLeast: total.length };
 }
 
 /** The selected element's trimmed text and HTML (password values removed from the copy). */

@@ -16,7 +16,7 @@ export const BUILT_IN_BROWSER_TOOLS = [
   {
     name: 'read_page',
     description:
-      "Read the page the visitor is looking at. Without a selector: the URL, path, title and visible text, main content first (up to 5,000 characters; `truncated` says when there was more: ask with a selector for a part). With a CSS selector: that element's text and HTML.",
+      "Read the page the visitor is looking at. Without a selector: the URL, path, title and visible text, main content first (up to 5,000 characters; `truncated` says when there was more, with `totalChars` or, on a long page, `totalCharsAtLeast`: ask with a selector for a part). With a CSS selector: that element's text and HTML.",
     inputSchema: {
       type: 'object',
       additionalProperties: false,
