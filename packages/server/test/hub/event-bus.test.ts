@@ -26,6 +26,24 @@ describe('the event bus', () => {
     expect(other).toEqual([undefined]);
   });
 
+  it('does not wake a stream for a log it has just read up to, only for what comes after', () => {
+    const { bus, heard } = listening();
+    // A stream opened and read its backlog to event 40: a look finding 40 has nothing new for it.
+    bus.readUpTo('cnv_a', 40);
+    bus.logReaches('cnv_a', 40);
+    expect(heard).toEqual([]);
+    bus.readUpTo('cnv_a', 12);
+    bus.logReaches('cnv_a', 41);
+    expect(heard).toEqual(['read']);
+    // With nobody listening it keeps nothing: a later stream starts from what it reads itself.
+    const quiet = createEventBus();
+    quiet.readUpTo('cnv_z', 9);
+    const late: unknown[] = [];
+    quiet.subscribe('cnv_z', (each) => late.push(each));
+    quiet.logReaches('cnv_z', 9);
+    expect(late).toEqual([undefined]);
+  });
+
   it('wakes on the log watch’s finding only past the newest event it knows, once', () => {
     const { bus, heard } = listening();
     bus.logReaches('cnv_a', 2);

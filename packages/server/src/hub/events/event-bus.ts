@@ -43,6 +43,15 @@ export function createEventBus() {
       newestKnown.set(conversationId, newest);
       wake(conversationId);
     },
+    /**
+     * A stream read the log up to `id`: the log holds at least that, so the watch wakes this
+     * conversation's streams only for what comes after (a stream that just opened and read its
+     * backlog is not made to read it again by the next look).
+     */
+    readUpTo(conversationId: string, id: number): void {
+      if (emitter.listenerCount(conversationId) === 0) return;
+      if (id > (newestKnown.get(conversationId) ?? 0)) newestKnown.set(conversationId, id);
+    },
     /** The conversations some stream of this process is open on. */
     watched(): string[] {
       return emitter.eventNames() as string[];

@@ -104,6 +104,7 @@ export function eventsRoute(hub: HubServices): FastifyPluginAsync {
                 cursor = event.id;
               }
             } while (open && batch.length > 0);
+            hub.bus.readUpTo(conversation.id, cursor);
           }
         } finally {
           clearTimeout(idle);
