@@ -5,7 +5,12 @@ import type { HubServices } from './hub-services.js';
  * can go on is handed to it, and a cancelled one's model call is stopped.
  */
 export interface HubRunner {
-  schedule(turnId: string): void;
+  /** This runner's name as a lease holder. */
+  readonly instance: string;
+  /** How long a lease it is handed lasts before it must renew it. */
+  readonly leaseMs: number;
+  /** `leased`: the caller has just handed this runner the turn's lease in the store. */
+  schedule(turnId: string, how?: { leased: boolean }): void;
   abort(turnId: string): void;
   /** Turns running in this process now. */
   readonly activeCount: number;

@@ -9,7 +9,10 @@ import { errorOutput } from './tool-output.js';
  * not answer (or nobody decided) and the turn goes on. Deadlines are in the store, so any instance
  * may close them, and the compare-and-set makes a late answer and the timeout exclusive.
  */
-export async function sweepDeadlines(hub: HubServices, runner: Pick<HubRunner, 'schedule'>): Promise<number> {
+export async function sweepDeadlines(
+  hub: HubServices,
+  runner: Pick<HubRunner, 'schedule' | 'instance' | 'leaseMs'>,
+): Promise<number> {
   let closed = 0;
   for (const call of await hub.toolCalls.overdue()) {
     const turn = await hub.turns.get(call.turnId);
@@ -55,7 +58,7 @@ export async function sweepDeadlines(hub: HubServices, runner: Pick<HubRunner, '
  */
 export function startDeadlineSweeper(
   hub: HubServices,
-  runner: Pick<HubRunner, 'schedule'> & { resumeOrphans(): Promise<number> },
+  runner: Pick<HubRunner, 'schedule' | 'instance' | 'leaseMs'> & { resumeOrphans(): Promise<number> },
   intervalMs: number,
 ): () => void {
   let running = false;

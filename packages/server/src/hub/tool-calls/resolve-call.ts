@@ -1,6 +1,7 @@
 import type { HubEventBody } from '@diosc/protocol';
 import type { HubRunner } from '../hub.js';
 import type { HubServices, HubTransaction } from '../hub-services.js';
+import { stepResultsMessage } from './step-results.js';
 import type { CallFields, ToolCallRecord, ToolCallStatus } from './tool-calls.js';
 
 /** One change in a tool call's life, with everything that stands or falls with it. */
@@ -20,24 +21,36 @@ export interface CallChange {
  * The one door of a tool call's life once it is issued: every answer, decision, timeout,
  * cancellation and server run changes its call here. In one transaction: the compare-and-set on
  * the call's status (the first change wins; false for the others), the writes that belong to it,
- * its events, and — given a scheduler — the turn set running again when nothing in its step waits
- * any more. Streams hear of the events after the commit, and the unblocked turn is scheduled.
- * The runner changes calls without a scheduler: it is the one running the turn.
+ * and its events. Given a runner, the change that leaves nothing in its step waiting also moves
+ * the turn on in that transaction: a step whose calls are all done is closed (its results appended,
+ * the step advanced) and the waiting turn set running with its lease handed to that runner, which
+ * then runs the next model step without taking a lease or reading the step again. Streams hear of
+ * the events after the commit. The runner itself changes calls without a runner: it holds the turn.
  */
 export async function resolveCall(
   hub: HubServices,
-  scheduler: Pick<HubRunner, 'schedule'> | undefined,
+  runner: Pick<HubRunner, 'schedule' | 'instance' | 'leaseMs'> | undefined,
   change: CallChange,
 ): Promise<boolean> {
   const { call } = change;
-  const outcome = await hub.transaction(async (tx) => {
+  const outcome = await hub.transaction(async (tx): Promise<'lost' | 'won' | 'handed' | 'unblocked'> => {
     if (!(await tx.toolCalls.transition(call.id, change.from, change.to, change.fields))) return 'lost';
     await change.also?.(tx);
     for (const body of change.events ?? []) await tx.events.append(change.conversationId, body);
-    if (!scheduler || (await tx.toolCalls.stepWaits(call.turnId, call.step))) return 'won';
-    await tx.turns.transition(call.turnId, ['waiting'], 'running');
-    return 'unblocked';
+    if (!runner) return 'won';
+    const calls = await tx.toolCalls.forStep(call.turnId, call.step);
+    if (calls.some((each) => each.status === 'interrupt' || each.status === 'consensus')) return 'won';
+    // Ready server calls are the runner's to run; a step all done is closed here. Advanced first:
+    // a runner closing the same step at the same moment appends nothing.
+    if (
+      calls.every((each) => each.status === 'done') &&
+      (await tx.turns.advanceStep(call.turnId, call.step))
+    ) {
+      await tx.conversations.appendMessage(change.conversationId, stepResultsMessage(call.turnId, calls));
+    }
+    return (await tx.turns.resume(call.turnId, runner.instance, runner.leaseMs)) ? 'handed' : 'unblocked';
   });
-  if (outcome === 'unblocked') scheduler?.schedule(call.turnId);
+  if (outcome === 'handed') runner?.schedule(call.turnId, { leased: true });
+  else if (outcome === 'unblocked') runner?.schedule(call.turnId);
   return outcome !== 'lost';
 }

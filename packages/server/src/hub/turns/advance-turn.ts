@@ -1,35 +1,47 @@
 import { DioscError } from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
 import { abandonInterrupted, runServerCall } from '../tool-calls/run-server-call.js';
+import { stepResultsMessage } from '../tool-calls/step-results.js';
 import { finishTurn } from './end-turn.js';
 import { isPending, runStep } from './run-step.js';
-import { stepResultsMessage } from './step-results.js';
 import type { TurnRecord } from './turns.js';
 
 /**
  * Takes a turn from where the store says it is to its next resting state: done, or waiting on the
  * page or the visitor. Each pass reads the turn and its step's calls and does the one thing that
  * state calls for — run the step's ready server calls, wait, close the step with its results, or
- * run the next model step. The caller holds the turn's lease.
+ * run the next model step. The caller holds the turn's lease. Returns where the turn came to rest:
+ * `waiting` or `ended` (its lease given up with that change in the store), or undefined when the
+ * run stopped for another reason (the turn is not this run's to go on with, or it was aborted).
  */
-export async function advanceTurn(hub: HubServices, turnId: string, signal: AbortSignal): Promise<void> {
+export async function advanceTurn(
+  hub: HubServices,
+  turnId: string,
+  run: { signal: AbortSignal; leaseOwner: string; leaseMs: number },
+): Promise<'waiting' | 'ended' | undefined> {
+  const { signal } = run;
   const first = await hub.turns.get(turnId);
   const conversation = first && (await hub.conversations.find(first.conversationId));
   // The assistant is read once per run: a change applies from the turn's next run.
   const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-  if (!first) return;
+  if (!first) return undefined;
   // Failed, not left running: a turn nobody can run would be picked up again and again.
   if (!conversation || !assistant)
     throw new DioscError('not_found', 'The assistant of this conversation no longer exists.');
-  const run = { assistant, visitorId: conversation.visitor_id, conversationId: conversation.id, signal };
+  const serverRun = {
+    assistant,
+    visitorId: conversation.visitor_id,
+    conversationId: conversation.id,
+    signal,
+  };
   for (let turn: TurnRecord | undefined = first; ; turn = await hub.turns.get(turnId)) {
-    if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return;
+    if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return undefined;
 
     // Server calls of the step run while the page and the visitor are still deciding theirs.
     const read = await hub.toolCalls.forStep(turn.id, turn.step);
     let changed = false;
     for (const call of read) {
-      if (call.status === 'ready') await runServerCall(hub, run, call);
+      if (call.status === 'ready') await runServerCall(hub, serverRun, call);
       if (call.status === 'running') await abandonInterrupted(hub, call, turn.conversationId);
       changed ||= call.status === 'ready' || call.status === 'running';
     }
@@ -38,28 +50,31 @@ export async function advanceTurn(hub: HubServices, turnId: string, signal: Abor
     // waiting turn, by the loop's next read.
     const calls = changed ? await hub.toolCalls.forStep(turn.id, turn.step) : read;
     if (calls.some(isPending)) {
-      if (turn.status === 'running') await hub.turns.transition(turn.id, ['running'], 'waiting');
-      // An answer may have landed between the read and the transition: look once more.
-      if (await hub.toolCalls.stepWaits(turn.id, turn.step)) return;
+      // Waiting gives the lease up; an answer that lands after this finds the turn waiting and
+      // hands it on. One that landed before is caught by the look below.
+      await hub.turns.transition(turn.id, ['running', 'waiting'], 'waiting');
+      if (await hub.toolCalls.stepWaits(turn.id, turn.step)) return 'waiting';
     }
     if (turn.status === 'waiting' || calls.some(isPending)) {
-      await hub.turns.transition(turn.id, ['waiting'], 'running');
+      // Waiting with nothing left to wait on (answered meanwhile): go on, holding the lease again.
+      if (!(await hub.turns.resume(turn.id, run.leaseOwner, run.leaseMs))) return undefined;
       continue;
     }
     if (calls.length > 0) {
       if (calls.some((call) => call.status !== 'done')) continue;
-      // The results and the step's end commit together, so a restart never appends them twice.
+      // The results and the step's end commit together, so a restart never appends them twice;
+      // advanced first, so a call's door closing the same step at the same moment wins alone.
       const { id, step } = turn;
       await hub.transaction(async (tx) => {
-        await tx.conversations.appendMessage(conversation.id, stepResultsMessage(id, calls));
-        await tx.turns.advanceStep(id, step);
+        if (await tx.turns.advanceStep(id, step))
+          await tx.conversations.appendMessage(conversation.id, stepResultsMessage(id, calls));
       });
       continue;
     }
     const ending = { id: turn.id, conversationId: conversation.id, assistantId: assistant.id };
     if (turn.step >= assistant.config.limits.maxStepsPerTurn) {
       await finishTurn(hub, ending, `I stopped after ${turn.step} steps without finishing.`);
-      return;
+      return 'ended';
     }
     const issued = await runStep(hub, {
       assistant,
@@ -71,7 +86,10 @@ export async function advanceTurn(hub: HubServices, turnId: string, signal: Abor
     });
     if (issued.length === 0) {
       await finishTurn(hub, ending);
-      return;
+      return 'ended';
     }
+    // The step's transaction set the turn waiting and gave the lease up: it is no longer ours.
+    // With server calls to run it kept the lease, and the next pass runs them.
+    if (issued.some(isPending) && !issued.some((call) => call.status === 'ready')) return 'waiting';
   }
 }

@@ -42,7 +42,7 @@ export async function stopTurn(
   hub.signals.send({ kind: 'cancel', turnId: turn.id });
   for (const status of ['interrupt', 'consensus'] as const) {
     for (const call of await hub.toolCalls.pendingOfTurn(turn.id, status)) {
-      // No scheduler: the turn is over, nothing goes on.
+      // No runner: the turn is over, nothing goes on.
       const closed = await resolveCall(hub, undefined, {
         call,
         conversationId: turn.conversationId,

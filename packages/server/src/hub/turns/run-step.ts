@@ -90,7 +90,11 @@ export async function runStep(hub: HubServices, of: StepOf): Promise<ToolCallRec
     const inserted = await tx.toolCalls.insertStep(calls);
     // Waiting is stored with the interrupt's announcement, so a page that reloads on it reads a
     // waiting turn, never a running one.
-    if (inserted.some(isPending)) await tx.turns.transition(turnId, ['running'], 'waiting');
+    // The lease goes with it, unless server calls of the step are still this runner's to run.
+    if (inserted.some(isPending)) {
+      const keepLease = inserted.some((call) => call.status === 'ready');
+      await tx.turns.transition(turnId, ['running'], 'waiting', undefined, { keepLease });
+    }
     await tx.modelUsage.record({ assistantId: assistant.id, conversationId, turnId, ...outcome.usage });
     for (const body of inserted.flatMap((call) => announcementsOf(call, conversationId)))
       await tx.events.append(conversationId, body);

@@ -12,10 +12,13 @@ export function createTurnRunner(hub: HubServices) {
   const instance = `run_${randomUUID()}`;
   const LEASE_MS = hub.turnLeaseMs;
   const active = new Map<string, { again: boolean; abort: AbortController; done: Promise<void> }>();
+  /** Turns whose lease a resolved call handed this runner in the store: the next run needs no lease. */
+  const handed = new Set<string>();
   let closing = false;
 
-  function schedule(turnId: string): void {
+  function schedule(turnId: string, how?: { leased: boolean }): void {
     if (closing) return;
+    if (how?.leased) handed.add(turnId);
     const running = active.get(turnId);
     if (running) {
       running.again = true;
@@ -39,7 +42,7 @@ export function createTurnRunner(hub: HubServices) {
   }
 
   async function runOnce(turnId: string, signal: AbortSignal, abort: AbortController): Promise<void> {
-    if (!(await hub.turns.lease(turnId, instance, LEASE_MS))) return;
+    if (!handed.delete(turnId) && !(await hub.turns.lease(turnId, instance, LEASE_MS))) return;
     // A long model step keeps its lease; one that lost it (this process stalled past the lease)
     // stops, since another instance may be running the turn now.
     const renew = setInterval(() => {
@@ -49,15 +52,19 @@ export function createTurnRunner(hub: HubServices) {
       );
     }, LEASE_MS / 3);
     renew.unref();
+    let rest: 'waiting' | 'ended' | undefined;
     try {
-      await advanceTurn(hub, turnId, signal);
+      rest = await advanceTurn(hub, turnId, { signal, leaseOwner: instance, leaseMs: LEASE_MS });
     } catch (error) {
       if (!signal.aborted || (await hub.turns.renewLease(turnId, instance, LEASE_MS)))
         await failTurn(hub, turnId, error);
     } finally {
       clearInterval(renew);
-      await hub.turns.releaseLease(turnId, instance);
     }
+    // A turn that went waiting or ended gave its lease up in that same statement; whoever resolves
+    // what it waits on hands the lease on (tool-calls/resolve-call.ts), and nothing is left to check.
+    if (rest) return;
+    await hub.turns.releaseLease(turnId, instance);
     // Still `running` with nobody holding it: an answer that came in on another instance while this
     // one held the lease (its runner was refused). Tell the others; the lease decides who takes it.
     if (!closing && !signal.aborted && (await hub.turns.get(turnId))?.status === 'running') {
@@ -67,6 +74,7 @@ export function createTurnRunner(hub: HubServices) {
 
   return {
     instance,
+    leaseMs: LEASE_MS,
     schedule,
     /**
      * Wakes a waiting turn whose step has nothing pending any more. A call resolved through the

@@ -75,12 +75,17 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
       return row ? toRecord(row) : undefined;
     },
 
-    /** Moves the turn from one of `from` to `to`; false when another transition came first. */
+    /**
+     * Moves the turn from one of `from` to `to`; false when another transition came first. A turn
+     * that ends or waits gives its lease up, unless `keepLease` (its runner still has server calls
+     * of the step to run while it waits).
+     */
     async transition(
       id: string,
       from: readonly TurnStatus[],
       to: TurnStatus,
       error?: { code: string; message: string },
+      options: { keepLease?: boolean } = {},
     ): Promise<boolean> {
       const result = await db
         .updateTable('hub_turns')
@@ -88,10 +93,32 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
           status: to,
           updated_at: clock.now(),
           ...(error ? { error_json: JSON.stringify(error) } : {}),
-          ...(FINAL_STATUSES.includes(to) ? { lease_owner: null, lease_until: null } : {}),
+          // A turn that ends or waits holds no lease: whoever runs it next takes one.
+          ...(FINAL_STATUSES.includes(to) || to === 'waiting'
+            ? { lease_owner: null, lease_until: null }
+            : {}),
         })
         .where('id', '=', id)
         .where('status', 'in', [...from])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * A waiting turn goes on, its lease handed to `owner` in the same statement: the instance that
+     * took the answer runs the next step without taking the lease again. Not while another runner
+     * holds the lease (it is still running the step's server calls and goes on by itself).
+     */
+    async resume(id: string, owner: string, ms: number): Promise<boolean> {
+      const now = clock.now();
+      const result = await db
+        .updateTable('hub_turns')
+        .set({ status: 'running', updated_at: now, lease_owner: owner, lease_until: now + ms })
+        .where('id', '=', id)
+        .where('status', '=', 'waiting')
+        .where((eb) =>
+          eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '=', owner), eb('lease_until', '<', now)]),
+        )
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -1,7 +1,7 @@
 import type { FileDescriptor, PageSnapshot } from '@diosc/protocol';
 import type { ToolResultPart } from 'ai';
-import type { ToolCallRecord } from '../tool-calls/tool-calls.js';
-import { errorOutput } from '../tool-calls/tool-output.js';
+import type { ToolCallRecord } from './tool-calls.js';
+import { errorOutput } from './tool-output.js';
 
 /**
  * The tool message that closes a step: every call's result in the model's order. A navigate
