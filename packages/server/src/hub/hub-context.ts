@@ -215,7 +215,7 @@ export function createHubServices(
       return modelOf(assistant, providerKey);
     },
     async stepModelFor(assistant) {
-      const secrets = await assistants.secretsOf(assistant.id);
+      const secrets = await assistants.secretsOf(assistant);
       return { model: (await modelOf(assistant, secrets.providerKey)).model, redactor: redactorOf(secrets) };
     },
     redactorFor: async (assistant) => redactorOf(await assistants.secretsOf(assistant.id)),

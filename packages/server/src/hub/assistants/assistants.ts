@@ -28,8 +28,15 @@ export interface SecretsPresence {
   mcpTokens: string[];
 }
 
+/**
+ * The sealed secrets of each record as it was read, kept beside it rather than on it: a record is
+ * serialised and logged in places, the sealed text never is. `secretsOf(record)` opens them
+ * without reading the row again (a turn reads its assistant once per run).
+ */
+const sealedOf = new WeakMap<AssistantRecord, string | null>();
+
 function toRecord(row: HubAssistantsTable): AssistantRecord {
-  return {
+  const record: AssistantRecord = {
     id: row.id,
     accountId: row.account_id,
     publishableKey: row.publishable_key,
@@ -37,6 +44,8 @@ function toRecord(row: HubAssistantsTable): AssistantRecord {
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
+  sealedOf.set(record, row.secrets_enc);
+  return record;
 }
 
 /** What every saved configuration must satisfy beyond its schema (the tools preview checks drafts with it too). */
@@ -256,10 +265,16 @@ export function createAssistants(
       return row ? toRecord(row) : undefined;
     },
 
-    /** The decrypted secrets, for the hub's own use only (a model call, a token check). */
-    async secretsOf(id: string): Promise<AssistantSecrets> {
-      const row = await byId(id);
-      return row?.secrets_enc ? (JSON.parse(box.open(row.secrets_enc)) as AssistantSecrets) : {};
+    /**
+     * The decrypted secrets, for the hub's own use only (a model call, a token check): of a record
+     * as it was read, or read afresh by id.
+     */
+    async secretsOf(assistant: AssistantRecord | string): Promise<AssistantSecrets> {
+      const sealed =
+        typeof assistant !== 'string' && sealedOf.has(assistant)
+          ? sealedOf.get(assistant)
+          : (await byId(typeof assistant === 'string' ? assistant : assistant.id))?.secrets_enc;
+      return sealed ? (JSON.parse(box.open(sealed)) as AssistantSecrets) : {};
     },
 
     /**

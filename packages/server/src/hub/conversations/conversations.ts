@@ -146,33 +146,48 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
       const contentJson = JSON.stringify(message.content);
       const snapshotJson = message.snapshot ? JSON.stringify(message.snapshot) : null;
       const filesJson = message.files?.length ? JSON.stringify(message.files) : null;
+      const role = message.content.role as StoredMessage['role'];
       for (let attempt = 1; ; attempt++) {
-        const last = await db
-          .selectFrom('hub_messages')
-          .select((eb) => eb.fn.max('seq').as('seq'))
-          .where('conversation_id', '=', conversationId)
-          .executeTakeFirst();
-        const seq = Number(last?.seq ?? 0) + 1;
         try {
-          await db
+          // Numbered by the insert itself (`max(seq) + 1`): one statement, and two appenders never
+          // share a number — the loser of a race hits the primary key.
+          const row = await db
             .insertInto('hub_messages')
-            .values({
-              conversation_id: conversationId,
-              seq,
-              id,
-              turn_id: message.turnId,
-              role: message.content.role as StoredMessage['role'],
-              content_json: contentJson,
-              snapshot_json: snapshotJson,
-              files_json: filesJson,
-              created_at: now,
-            })
-            .execute();
+            .columns([
+              'conversation_id',
+              'seq',
+              'id',
+              'turn_id',
+              'role',
+              'content_json',
+              'snapshot_json',
+              'files_json',
+              'created_at',
+            ])
+            .expression((eb) =>
+              eb
+                .selectFrom('hub_messages')
+                .where('conversation_id', '=', conversationId)
+                .select([
+                  // PostgreSQL types a parameter in a select list as text unless told (and a null not at all).
+                  eb.val(conversationId).as('conversation_id'),
+                  eb(eb.fn.coalesce(eb.fn.max('seq'), eb.lit(0)), '+', eb.lit(1)).as('seq'),
+                  eb.val(id).as('id'),
+                  eb.cast<string | null>(eb.val(message.turnId), 'text').as('turn_id'),
+                  eb.val(role).as('role'),
+                  eb.val(contentJson).as('content_json'),
+                  eb.cast<string | null>(eb.val(snapshotJson), 'text').as('snapshot_json'),
+                  eb.cast<string | null>(eb.val(filesJson), 'text').as('files_json'),
+                  eb.cast<number>(eb.val(now), 'bigint').as('created_at'),
+                ]),
+            )
+            .returning(['seq'])
+            .executeTakeFirstOrThrow();
           return {
             id,
-            seq,
+            seq: Number(row.seq),
             turnId: message.turnId,
-            role: message.content.role as StoredMessage['role'],
+            role,
             content: message.content,
             snapshot: message.snapshot ?? null,
             files: message.files ?? [],

@@ -30,42 +30,60 @@ export function createEventLog(
     return { ...body, id: Number(row.id), at: new Date(Number(row.created_at)).toISOString() } as HubEvent;
   }
 
-  return {
-    async append(conversationId: string, body: HubEventBody): Promise<HubEvent> {
-      const data = JSON.stringify(body);
-      const now = clock.now();
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const row = await db
-            .insertInto('hub_events')
-            .columns(['conversation_id', 'id', 'type', 'data_json', 'created_at'])
-            .expression((eb) =>
+  /**
+   * Appends `bodies` in order with one statement: each row numbered `max(id) + k` by the insert
+   * itself, the maximum read once for all of them (the statement's own snapshot).
+   */
+  async function appendAll(conversationId: string, bodies: readonly HubEventBody[]): Promise<HubEvent[]> {
+    if (bodies.length === 0) return [];
+    const data = bodies.map((body) => JSON.stringify(body));
+    const now = clock.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const rows = await db
+          .insertInto('hub_events')
+          .columns(['conversation_id', 'id', 'type', 'data_json', 'created_at'])
+          .expression((eb) => {
+            const row = (index: number) =>
               eb
                 .selectFrom('hub_events')
                 .where('conversation_id', '=', conversationId)
                 .select([
                   eb.val(conversationId).as('conversation_id'),
-                  eb(eb.fn.coalesce(eb.fn.max('id'), eb.lit(0)), '+', eb.lit(1)).as('id'),
-                  eb.val(body.type).as('type'),
-                  eb.val(data).as('data_json'),
-                  eb.val(now).as('created_at'),
-                ]),
-            )
-            .returning(['id'])
-            .executeTakeFirstOrThrow();
-          const event = toEvent({ id: row.id, data_json: data, created_at: now });
-          const wake = () => {
-            bus.publish(conversationId, event);
-            signals?.send({ kind: 'events', conversationId });
-          };
-          if (announce) announce(wake);
-          else wake();
-          return event;
-        } catch (error) {
-          if (announce || !isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
-        }
+                  eb(eb.fn.coalesce(eb.fn.max('id'), eb.lit(0)), '+', eb.lit(index + 1)).as('id'),
+                  eb.val(bodies[index]!.type).as('type'),
+                  eb.val(data[index]!).as('data_json'),
+                  // Typed: PostgreSQL gives a parameter of a union's select list the type text.
+                  eb.cast<number>(eb.val(now), 'bigint').as('created_at'),
+                ]);
+            let query = row(0);
+            for (let index = 1; index < bodies.length; index++) query = query.unionAll(row(index));
+            return query;
+          })
+          .returning(['id'])
+          .execute();
+        const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+        const events = ids.map((id, index) => toEvent({ id, data_json: data[index]!, created_at: now }));
+        const wake = () => {
+          for (const event of events) bus.publish(conversationId, event);
+          signals?.send({ kind: 'events', conversationId });
+        };
+        if (announce) announce(wake);
+        else wake();
+        return events;
+      } catch (error) {
+        if (announce || !isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;
       }
+    }
+  }
+
+  return {
+    async append(conversationId: string, body: HubEventBody): Promise<HubEvent> {
+      const [event] = await appendAll(conversationId, [body]);
+      return event!;
     },
+
+    appendAll,
 
     /** Events after `afterId`, oldest first, at most `limit`. */
     async after(conversationId: string, afterId: number, limit = 500): Promise<HubEvent[]> {

@@ -24,8 +24,9 @@ export interface CallChange {
  * and its events. Given a runner, the change that leaves nothing in its step waiting also moves
  * the turn on in that transaction: a step whose calls are all done is closed (its results appended,
  * the step advanced) and the waiting turn set running with its lease handed to that runner, which
- * then runs the next model step without taking a lease or reading the step again. Streams hear of
- * the events after the commit. The runner itself changes calls without a runner: it holds the turn.
+ * then runs the next model step without taking a lease. A turn whose runner still holds it (running
+ * the step's server calls) is left to that runner. Streams hear of the events after the commit.
+ * The runner itself changes calls without a runner: it holds the turn.
  */
 export async function resolveCall(
   hub: HubServices,
@@ -36,19 +37,17 @@ export async function resolveCall(
   const outcome = await hub.transaction(async (tx): Promise<'lost' | 'won' | 'handed' | 'unblocked'> => {
     if (!(await tx.toolCalls.transition(call.id, change.from, change.to, change.fields))) return 'lost';
     await change.also?.(tx);
-    for (const body of change.events ?? []) await tx.events.append(change.conversationId, body);
+    await tx.events.appendAll(change.conversationId, change.events ?? []);
     if (!runner) return 'won';
     const calls = await tx.toolCalls.forStep(call.turnId, call.step);
     if (calls.some((each) => each.status === 'interrupt' || each.status === 'consensus')) return 'won';
-    // Ready server calls are the runner's to run; a step all done is closed here. Advanced first:
-    // a runner closing the same step at the same moment appends nothing.
-    if (
-      calls.every((each) => each.status === 'done') &&
-      (await tx.turns.advanceStep(call.turnId, call.step))
-    ) {
+    // Ready server calls are the runner's to run; a step all done is closed here, with the resume.
+    const closing = calls.every((each) => each.status === 'done');
+    const step = closing ? { step: call.step } : undefined;
+    if (!(await tx.turns.resume(call.turnId, runner.instance, runner.leaseMs, step))) return 'unblocked';
+    if (closing)
       await tx.conversations.appendMessage(change.conversationId, stepResultsMessage(call.turnId, calls));
-    }
-    return (await tx.turns.resume(call.turnId, runner.instance, runner.leaseMs)) ? 'handed' : 'unblocked';
+    return 'handed';
   });
   if (outcome === 'handed') runner?.schedule(call.turnId, { leased: true });
   else if (outcome === 'unblocked') runner?.schedule(call.turnId);

@@ -98,6 +98,27 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock, audit: Audit
       return row ? toRecord(row) : undefined;
     },
 
+    /**
+     * The call with its turn's conversation, if that conversation is this visitor's: one read for
+     * the answer and decision routes. Another visitor's call reads exactly like an unknown one.
+     */
+    async ofVisitor(
+      id: string,
+      owner: { assistantId: string; visitorId: string },
+    ): Promise<{ call: ToolCallRecord; conversationId: string } | undefined> {
+      const row = await db
+        .selectFrom('hub_tool_calls')
+        .innerJoin('hub_turns', 'hub_turns.id', 'hub_tool_calls.turn_id')
+        .innerJoin('hub_conversations', 'hub_conversations.id', 'hub_turns.conversation_id')
+        .selectAll('hub_tool_calls')
+        .select('hub_turns.conversation_id as conversation_id')
+        .where('hub_tool_calls.id', '=', id)
+        .where('hub_conversations.assistant_id', '=', owner.assistantId)
+        .where('hub_conversations.visitor_id', '=', owner.visitorId)
+        .executeTakeFirst();
+      return row ? { call: toRecord(row), conversationId: row.conversation_id } : undefined;
+    },
+
     /** Whether anything in this step still waits on the page or the visitor. */
     async stepWaits(turnId: string, step: number): Promise<boolean> {
       const row = await db

@@ -17,24 +17,18 @@ import type { TurnRecord } from './turns.js';
 export async function advanceTurn(
   hub: HubServices,
   turnId: string,
-  run: { signal: AbortSignal; leaseOwner: string; leaseMs: number },
+  lease: { signal: AbortSignal; leaseOwner: string; leaseMs: number },
 ): Promise<'waiting' | 'ended' | undefined> {
-  const { signal } = run;
-  const first = await hub.turns.get(turnId);
-  const conversation = first && (await hub.conversations.find(first.conversationId));
+  const { signal } = lease;
+  const run = await hub.turns.getForRun(turnId);
+  if (!run) return undefined;
   // The assistant is read once per run: a change applies from the turn's next run.
-  const assistant = conversation && (await hub.assistants.find(conversation.assistant_id));
-  if (!first) return undefined;
+  const assistant = await hub.assistants.find(run.assistantId);
   // Failed, not left running: a turn nobody can run would be picked up again and again.
-  if (!conversation || !assistant)
-    throw new DioscError('not_found', 'The assistant of this conversation no longer exists.');
-  const serverRun = {
-    assistant,
-    visitorId: conversation.visitor_id,
-    conversationId: conversation.id,
-    signal,
-  };
-  for (let turn: TurnRecord | undefined = first; ; turn = await hub.turns.get(turnId)) {
+  if (!assistant) throw new DioscError('not_found', 'The assistant of this conversation no longer exists.');
+  const conversationId = run.turn.conversationId;
+  const serverRun = { assistant, visitorId: run.visitorId, conversationId, signal };
+  for (let turn: TurnRecord | undefined = run.turn; ; turn = await hub.turns.get(turnId)) {
     if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return undefined;
 
     // Server calls of the step run while the page and the visitor are still deciding theirs.
@@ -57,7 +51,7 @@ export async function advanceTurn(
     }
     if (turn.status === 'waiting' || calls.some(isPending)) {
       // Waiting with nothing left to wait on (answered meanwhile): go on, holding the lease again.
-      if (!(await hub.turns.resume(turn.id, run.leaseOwner, run.leaseMs))) return undefined;
+      if (!(await hub.turns.resume(turn.id, lease.leaseOwner, lease.leaseMs))) return undefined;
       continue;
     }
     if (calls.length > 0) {
@@ -67,11 +61,11 @@ export async function advanceTurn(
       const { id, step } = turn;
       await hub.transaction(async (tx) => {
         if (await tx.turns.advanceStep(id, step))
-          await tx.conversations.appendMessage(conversation.id, stepResultsMessage(id, calls));
+          await tx.conversations.appendMessage(conversationId, stepResultsMessage(id, calls));
       });
       continue;
     }
-    const ending = { id: turn.id, conversationId: conversation.id, assistantId: assistant.id };
+    const ending = { id: turn.id, conversationId: conversationId, assistantId: assistant.id };
     if (turn.step >= assistant.config.limits.maxStepsPerTurn) {
       await finishTurn(hub, ending, `I stopped after ${turn.step} steps without finishing.`);
       return 'ended';
@@ -79,7 +73,7 @@ export async function advanceTurn(
     const issued = await runStep(hub, {
       assistant,
       turnId: turn.id,
-      conversationId: conversation.id,
+      conversationId: conversationId,
       step: turn.step,
       registry: turn.registry,
       signal,

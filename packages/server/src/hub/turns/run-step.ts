@@ -96,8 +96,10 @@ export async function runStep(hub: HubServices, of: StepOf): Promise<ToolCallRec
       await tx.turns.transition(turnId, ['running'], 'waiting', undefined, { keepLease });
     }
     await tx.modelUsage.record({ assistantId: assistant.id, conversationId, turnId, ...outcome.usage });
-    for (const body of inserted.flatMap((call) => announcementsOf(call, conversationId)))
-      await tx.events.append(conversationId, body);
+    await tx.events.appendAll(
+      conversationId,
+      inserted.flatMap((call) => announcementsOf(call, conversationId)),
+    );
     return inserted;
   });
   for (const call of issued) {

@@ -64,6 +64,25 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
       return row ? toRecord(row) : undefined;
     },
 
+    /** The turn with who it is for (its conversation's assistant and visitor): what a run starts from. */
+    async getForRun(
+      id: string,
+    ): Promise<{ turn: TurnRecord; assistantId: string; visitorId: string } | undefined> {
+      const row = await db
+        .selectFrom('hub_turns')
+        .innerJoin('hub_conversations', 'hub_conversations.id', 'hub_turns.conversation_id')
+        .selectAll('hub_turns')
+        .select([
+          'hub_conversations.assistant_id as assistant_id',
+          'hub_conversations.visitor_id as visitor_id',
+        ])
+        .where('hub_turns.id', '=', id)
+        .executeTakeFirst();
+      return row
+        ? { turn: toRecord(row), assistantId: row.assistant_id, visitorId: row.visitor_id }
+        : undefined;
+    },
+
     async latestOf(conversationId: string): Promise<TurnRecord | undefined> {
       const row = await db
         .selectFrom('hub_turns')
@@ -106,19 +125,27 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
 
     /**
      * A waiting turn goes on, its lease handed to `owner` in the same statement: the instance that
-     * took the answer runs the next step without taking the lease again. Not while another runner
-     * holds the lease (it is still running the step's server calls and goes on by itself).
+     * took the answer runs the next step without taking the lease again. `closing` also ends that
+     * step (its results are appended by the caller in the same transaction). Not while another
+     * runner holds the lease: it is still running the step's server calls and goes on by itself.
      */
-    async resume(id: string, owner: string, ms: number): Promise<boolean> {
+    async resume(id: string, owner: string, ms: number, closing?: { step: number }): Promise<boolean> {
       const now = clock.now();
       const result = await db
         .updateTable('hub_turns')
-        .set({ status: 'running', updated_at: now, lease_owner: owner, lease_until: now + ms })
+        .set({
+          status: 'running',
+          updated_at: now,
+          lease_owner: owner,
+          lease_until: now + ms,
+          ...(closing ? { step: closing.step + 1 } : {}),
+        })
         .where('id', '=', id)
         .where('status', '=', 'waiting')
         .where((eb) =>
           eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '=', owner), eb('lease_until', '<', now)]),
         )
+        .$if(closing !== undefined, (query) => query.where('step', '=', closing!.step))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
