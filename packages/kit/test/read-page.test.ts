@@ -195,4 +195,23 @@ describe('read_page', () => {
     expect(readPage({ selector: '[[' })).toEqual({ error: '"[[" is not a valid CSS selector' });
     expect(readPage({ selector: 4 })).toEqual({ error: 'selector must be a non-empty CSS selector string' });
   });
+
+  it('with a selector: says when the text or the HTML was cut, and how long each was', () => {
+    const words = Array.from({ length: 1_500 }, (_, i) => `word${i}`).join(' ');
+    document.body.innerHTML = `<section id="long">${words}</section><p id="wide" class="${'x'.repeat(25_000)}">short</p>`;
+    const long = readPage({ selector: '#long' }) as Record<string, unknown>;
+    expect(long.truncated).toBe(true);
+    expect(long.totalChars).toBe(words.length);
+    expect(long.totalHtmlChars).toBeUndefined();
+    const content = long.content as string;
+    expect(content.length).toBeLessThanOrEqual(READ_PAGE_MAX_CHARS + 1);
+    // Cut at a word boundary: what is left ends in a whole word, then the ellipsis.
+    expect(content).toMatch(/ word\d+…$/);
+    expect(words.startsWith(content.slice(0, -1))).toBe(true);
+    const wide = readPage({ selector: '#wide' }) as Record<string, unknown>;
+    expect(wide).toMatchObject({ content: 'short', truncated: true });
+    expect(wide.totalChars).toBeUndefined();
+    expect(wide.totalHtmlChars).toBeGreaterThan(25_000);
+    expect((wide.html as string).length).toBe(20_000);
+  });
 });

@@ -344,8 +344,15 @@ export function pageText(
     : { content: cut, truncated: true, totalCharsAtLeast: total.length };
 }
 
-/** The selected element's trimmed text and HTML (password values removed from the copy). */
-export function readElement(selector: string): { content: string; html: string } | { error: string } {
+/**
+ * The selected element's trimmed text and HTML (password values removed from the copy). A cut says
+ * so, with the whole length: both are already in hand here, so the count costs nothing.
+ */
+export function readElement(
+  selector: string,
+):
+  | { content: string; html: string; truncated?: true; totalChars?: number; totalHtmlChars?: number }
+  | { error: string } {
   let element: Element | null;
   try {
     element = document.querySelector(selector);
@@ -358,9 +365,16 @@ export function readElement(selector: string): { content: string; html: string }
     if (input.tagName === 'INPUT' && (input as HTMLInputElement).type === 'password')
       input.removeAttribute('value');
   }
+  const text = (element.textContent ?? '').trim();
+  const html = copy.outerHTML;
+  const textCut = text.length > READ_PAGE_MAX_CHARS;
+  const htmlCut = html.length > READ_PAGE_MAX_HTML;
   return {
-    content: (element.textContent ?? '').trim().slice(0, READ_PAGE_MAX_CHARS),
-    html: copy.outerHTML.slice(0, READ_PAGE_MAX_HTML),
+    content: textCut ? cutAtWord(text, READ_PAGE_MAX_CHARS) : text,
+    html: html.slice(0, READ_PAGE_MAX_HTML),
+    ...(textCut || htmlCut ? { truncated: true as const } : {}),
+    ...(textCut ? { totalChars: text.length } : {}),
+    ...(htmlCut ? { totalHtmlChars: html.length } : {}),
   };
 }
 
