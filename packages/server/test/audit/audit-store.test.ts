@@ -45,21 +45,19 @@ describe.each(DIALECTS)('audit store ($name)', (dialect) => {
     const turn = await createTurns(db, clock).create(conversation.id, { tools: [], intents: [] });
     const pending = {
       id: 'tc_1',
-      turn_id: turn.id,
+      turnId: turn.id,
       step: 0,
       position: 0,
-      model_call_id: 'call_1',
+      modelCallId: 'call_1',
       tool: 'item_write',
       kind: 'server' as const,
-      args_json: '{}',
+      args: {},
       status: 'consensus' as const,
       severity: 'high',
-      args_digest: 'd'.repeat(64),
-      schema_json: null,
-      answer_json: null,
-      answer_digest: null,
-      output_json: null,
-      expires_at: null,
+      argsDigest: 'd'.repeat(64),
+      schema: null,
+      output: null,
+      expiresAt: null,
     };
     await createToolCalls(db, clock, createAuditRecorder(clock, 'test')).insertStep([pending]);
     const entry = {
@@ -67,7 +65,7 @@ describe.each(DIALECTS)('audit store ($name)', (dialect) => {
       actor: visitorActor('anon_1'),
       assistantId: assistant.id,
       subject: 'item_write',
-      argsDigest: pending.args_digest,
+      argsDigest: pending.argsDigest,
       outcome: 'approve' as const,
     };
     const failing = createToolCalls(db, clock, failingRecorder);

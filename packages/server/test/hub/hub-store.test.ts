@@ -77,21 +77,19 @@ describe.each(DIALECTS)('hub store ($name)', (dialect) => {
     await calls.insertStep([
       {
         id: 'tc_1',
-        turn_id: turn.id,
+        turnId: turn.id,
         step: 0,
         position: 0,
-        model_call_id: 'call_1',
+        modelCallId: 'call_1',
         tool: 'read_page',
         kind: 'browser',
-        args_json: '{}',
+        args: {},
         status: 'interrupt',
         severity: null,
-        args_digest: 'd',
-        schema_json: null,
-        answer_json: null,
-        answer_digest: null,
-        output_json: null,
-        expires_at: clock.now() + 10,
+        argsDigest: 'd',
+        schema: null,
+        output: null,
+        expiresAt: clock.now() + 10,
       },
     ]);
     const outcomes = await Promise.all(

@@ -54,7 +54,31 @@ function toRecord(row: HubToolCallsTable): ToolCallRecord {
   };
 }
 
-export type NewToolCall = Omit<HubToolCallsTable, 'created_at' | 'resolved_at'>;
+/** A call as a model step issues it — what it became — before the store has it. */
+export type NewToolCall = Omit<ToolCallRecord, 'answer' | 'answerDigest' | 'createdAt'>;
+
+function toRow(call: NewToolCall, now: number): HubToolCallsTable {
+  return {
+    id: call.id,
+    turn_id: call.turnId,
+    step: call.step,
+    position: call.position,
+    model_call_id: call.modelCallId,
+    tool: call.tool,
+    kind: call.kind,
+    args_json: JSON.stringify(call.args),
+    status: call.status,
+    severity: call.severity,
+    args_digest: call.argsDigest,
+    schema_json: call.schema ? JSON.stringify(call.schema) : null,
+    answer_json: null,
+    answer_digest: null,
+    output_json: call.output ? JSON.stringify(call.output) : null,
+    expires_at: call.expiresAt,
+    created_at: now,
+    resolved_at: null,
+  };
+}
 
 /** What a status change writes beside the status. */
 export interface CallFields {
@@ -77,9 +101,11 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock, audit: Audit
     async insertStep(calls: NewToolCall[]): Promise<ToolCallRecord[]> {
       if (calls.length === 0) return [];
       const now = clock.now();
-      const rows = calls.map((call) => ({ ...call, created_at: now, resolved_at: null }));
-      await db.insertInto('hub_tool_calls').values(rows).execute();
-      return rows.map(toRecord);
+      await db
+        .insertInto('hub_tool_calls')
+        .values(calls.map((call) => toRow(call, now)))
+        .execute();
+      return calls.map((call) => ({ ...call, answer: null, answerDigest: null, createdAt: now }));
     },
 
     async forStep(turnId: string, step: number): Promise<ToolCallRecord[]> {

@@ -27,24 +27,22 @@ export function classifyCall(input: {
   const tool = offered.get(call.toolName);
   const base = {
     id: `tc_${randomUUID()}`,
-    turn_id: input.turnId,
+    turnId: input.turnId,
     step: input.step,
     position: input.position,
-    model_call_id: call.toolCallId,
+    modelCallId: call.toolCallId,
     tool: call.toolName.slice(0, 128),
-    args_json: JSON.stringify(args),
-    args_digest: argsDigest(args),
-    schema_json: tool ? JSON.stringify(tool.inputSchema) : null,
+    args,
+    argsDigest: argsDigest(args),
+    schema: tool ? tool.inputSchema : null,
     severity: tool?.severity ?? null,
-    answer_json: null,
-    answer_digest: null,
-    expires_at: null,
+    expiresAt: null,
   };
   const refuse = (code: string, message: string): NewToolCall => ({
     ...base,
     kind: 'refused',
     status: 'done',
-    output_json: JSON.stringify(errorOutput(code, message)),
+    output: errorOutput(code, message),
   });
   if (!tool) return refuse('tool_not_offered', `There is no tool "${base.tool}" in this step.`);
   const problem =
@@ -61,8 +59,8 @@ export function classifyCall(input: {
       ...base,
       kind: tool.kind,
       status: 'interrupt',
-      output_json: null,
-      expires_at: input.now + input.deadlines.interruptMs,
+      output: null,
+      expiresAt: input.now + input.deadlines.interruptMs,
     };
   }
   if (tool.severity) {
@@ -70,9 +68,9 @@ export function classifyCall(input: {
       ...base,
       kind: 'server',
       status: 'consensus',
-      output_json: null,
-      expires_at: input.now + input.deadlines.consensusMs,
+      output: null,
+      expiresAt: input.now + input.deadlines.consensusMs,
     };
   }
-  return { ...base, kind: 'server', status: 'ready', output_json: null };
+  return { ...base, kind: 'server', status: 'ready', output: null };
 }
