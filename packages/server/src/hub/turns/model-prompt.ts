@@ -5,7 +5,7 @@ import type {
   LanguageModelV3ToolResultOutput,
   LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
-import type { AssistantContent, ModelMessage, ToolResultPart, UserContent } from 'ai';
+import type { AssistantContent, FilePart, ModelMessage, ToolResultPart, UserContent } from 'ai';
 
 /**
  * A stored message as the provider model takes it (the AI SDK's `LanguageModelV3Message`),
@@ -70,15 +70,7 @@ function userParts(content: UserContent): Extract<LanguageModelV3Message, { role
         mediaType: part.mediaType ?? 'image/*',
         ...options,
       });
-    } else {
-      parts.push({
-        type: 'file',
-        data: dataOf(part.data),
-        mediaType: part.mediaType,
-        ...(part.filename ? { filename: part.filename } : {}),
-        ...options,
-      });
-    }
+    } else parts.push(filePart(part));
   }
   return parts;
 }
@@ -114,17 +106,21 @@ function assistantParts(
         parts.push(toolResult(part));
         break;
       case 'file':
-        parts.push({
-          type: 'file',
-          data: dataOf(part.data),
-          mediaType: part.mediaType,
-          ...(part.filename ? { filename: part.filename } : {}),
-          ...options,
-        });
+        parts.push(filePart(part));
         break;
     }
   }
   return parts;
+}
+
+function filePart(part: FilePart): LanguageModelV3FilePart {
+  return {
+    type: 'file',
+    data: dataOf(part.data),
+    mediaType: part.mediaType,
+    ...(part.filename ? { filename: part.filename } : {}),
+    ...(part.providerOptions ? { providerOptions: part.providerOptions } : {}),
+  };
 }
 
 function toolResult(part: ToolResultPart): LanguageModelV3ToolResultPart {
