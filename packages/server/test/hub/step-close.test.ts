@@ -2,11 +2,15 @@ import type { ScriptedCall, ScriptedStep } from '@diosc/server/testing';
 import { afterEach, expect, it } from 'vitest';
 import type { ServerTool } from '../../src/hub/server-tools/server-tool.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
+import { type SecondInstance, startSecondInstance } from './support/second-instance.js';
 
 let server: HubTestServer | undefined;
+let second: SecondInstance | undefined;
 afterEach(async () => {
+  await second?.close();
   await server?.close();
   server = undefined;
+  second = undefined;
 });
 
 const READ_PAGE = { tools: ['read_page'], intents: [] };
@@ -88,5 +92,69 @@ describeOnDialects('a step that mixes a server call and a page tool', () => {
       await server.close();
       server = undefined;
     }
+  });
+
+  it('keeps the turn with the runner of its server call: an answer on another instance neither takes nor abandons it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let executions = 0;
+    const slow: ServerTool = {
+      name: 'slow_lookup',
+      description: 'Looks something up, slowly.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      async execute() {
+        executions++;
+        started();
+        await held;
+        return { found: 'yes' };
+      },
+    };
+    const seen: number[] = [];
+    const script = (call: ScriptedCall): ScriptedStep => {
+      const stage = stageOf(call);
+      seen.push(stage);
+      if (stage === 0)
+        return {
+          toolCalls: [
+            { toolName: 'slow_lookup', input: {} },
+            { toolName: 'read_page', input: {} },
+          ],
+        };
+      return { text: 'Both are in.' };
+    };
+    server = await startHubServer({ script, hub: { eventPollMs: 100, extraServerTools: () => [slow] } });
+    second = await startSecondInstance(server, { eventPollMs: 100, extraServerTools: () => [slow] });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, { text: 'mixed across instances', registry: READ_PAGE });
+    const { interrupt } = await stream.until('interrupt');
+    await running;
+    // The page answers on B while A runs the server call: B must not run the step, nor call A's
+    // running call cut short by a crash.
+    expect(
+      (await second.clientAs(client).answer(interrupt.id, { result: { content: 'page' } })).body,
+    ).toEqual({
+      status: 'accepted',
+    });
+    // Give B's runner time to act on its wake-up, were it allowed to.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await stream.until('turn.done');
+    expect(executions).toBe(1);
+    expect(seen).toEqual([0, 1]);
+    const finished = stream.ofType('tool.finished').map((event) => [event.tool, event.ok, event.summary]);
+    expect(finished).toEqual(
+      expect.arrayContaining([
+        ['slow_lookup', true, 'ok'],
+        ['read_page', true, undefined],
+      ]),
+    );
+    expect(finished.some(([, , summary]) => summary === 'uncertain')).toBe(false);
+    stream.close();
   });
 });

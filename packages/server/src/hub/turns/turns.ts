@@ -113,7 +113,7 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
           updated_at: clock.now(),
           ...(error ? { error_json: JSON.stringify(error) } : {}),
           // A turn that ends or waits holds no lease: whoever runs it next takes one.
-          ...(FINAL_STATUSES.includes(to) || to === 'waiting'
+          ...(FINAL_STATUSES.includes(to) || (to === 'waiting' && !options.keepLease)
             ? { lease_owner: null, lease_until: null }
             : {}),
         })
