@@ -21,40 +21,51 @@ const stageOf = (call: ScriptedCall) =>
     .slice(call.prompt.findLastIndex((message) => message.role === 'user'))
     .filter((m) => m.role === 'tool').length;
 
+/**
+ * A server tool that runs until released, and a script whose first step calls it beside
+ * `read_page` and whose next step answers; `seen` records the stage of every model call.
+ */
+function mixedStep() {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const counts = { executions: 0 };
+  const slow: ServerTool = {
+    name: 'slow_lookup',
+    description: 'Looks something up, slowly.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    async execute() {
+      counts.executions++;
+      started();
+      await held;
+      return { found: 'yes' };
+    },
+  };
+  const seen: number[] = [];
+  const script = (call: ScriptedCall): ScriptedStep => {
+    const stage = stageOf(call);
+    seen.push(stage);
+    if (stage === 0)
+      return {
+        toolCalls: [
+          { toolName: 'slow_lookup', input: {} },
+          { toolName: 'read_page', input: {} },
+        ],
+      };
+    return { text: 'Both are in.' };
+  };
+  return { slow, script, seen, running, release, counts };
+}
+
 describeOnDialects('a step that mixes a server call and a page tool', () => {
   it('runs the server call while the page decides, and closes the step once, whichever finishes last', async () => {
     for (const last of ['page', 'server'] as const) {
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let started!: () => void;
-      const running = new Promise<void>((resolve) => {
-        started = resolve;
-      });
-      const slow: ServerTool = {
-        name: 'slow_lookup',
-        description: 'Looks something up, slowly.',
-        inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-        async execute() {
-          started();
-          await held;
-          return { found: 'yes' };
-        },
-      };
-      const seen: number[] = [];
-      const script = (call: ScriptedCall): ScriptedStep => {
-        const stage = stageOf(call);
-        seen.push(stage);
-        if (stage === 0)
-          return {
-            toolCalls: [
-              { toolName: 'slow_lookup', input: {} },
-              { toolName: 'read_page', input: {} },
-            ],
-          };
-        return { text: 'Both are in.' };
-      };
+      const { slow, script, seen, running, release } = mixedStep();
       server = await startHubServer({ script, hub: { extraServerTools: () => [slow] } });
       const { client, conversation, stream } = await server.visit();
       await client.send(conversation, { text: `mixed, ${last} last`, registry: READ_PAGE });
@@ -95,39 +106,7 @@ describeOnDialects('a step that mixes a server call and a page tool', () => {
   });
 
   it('keeps the turn with the runner of its server call: an answer on another instance neither takes nor abandons it', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    let executions = 0;
-    const slow: ServerTool = {
-      name: 'slow_lookup',
-      description: 'Looks something up, slowly.',
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      async execute() {
-        executions++;
-        started();
-        await held;
-        return { found: 'yes' };
-      },
-    };
-    const seen: number[] = [];
-    const script = (call: ScriptedCall): ScriptedStep => {
-      const stage = stageOf(call);
-      seen.push(stage);
-      if (stage === 0)
-        return {
-          toolCalls: [
-            { toolName: 'slow_lookup', input: {} },
-            { toolName: 'read_page', input: {} },
-          ],
-        };
-      return { text: 'Both are in.' };
-    };
+    const { slow, script, seen, running, release, counts } = mixedStep();
     server = await startHubServer({ script, hub: { eventPollMs: 100, extraServerTools: () => [slow] } });
     second = await startSecondInstance(server, { eventPollMs: 100, extraServerTools: () => [slow] });
     const { client, conversation, stream } = await server.visit();
@@ -145,7 +124,7 @@ describeOnDialects('a step that mixes a server call and a page tool', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     release();
     await stream.until('turn.done');
-    expect(executions).toBe(1);
+    expect(counts.executions).toBe(1);
     expect(seen).toEqual([0, 1]);
     const finished = stream.ofType('tool.finished').map((event) => [event.tool, event.ok, event.summary]);
     expect(finished).toEqual(

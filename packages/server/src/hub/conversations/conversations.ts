@@ -28,6 +28,11 @@ export interface StoredMessage {
 const CONVERSATION_ID = /^cnv_[0-9a-f-]{36}$/;
 const APPEND_ATTEMPTS = 8;
 
+/** A message's size in the store: the characters of its three JSON columns. */
+function storedChars(content: string, snapshot: string | null, files: string | null): number {
+  return content.length + (snapshot?.length ?? 0) + (files?.length ?? 0);
+}
+
 /** Conversations and their messages; this module owns `hub_conversations` and `hub_messages`. */
 export function createConversations(db: Kysely<Database>, clock: Clock) {
   /** The messages appended after `seq`, in order: a history kept in memory reads only what is new. */
@@ -40,7 +45,7 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
       .orderBy('seq')
       .execute();
     return rows.map((row) => ({
-      storedChars: row.content_json.length + (row.snapshot_json?.length ?? 0) + (row.files_json?.length ?? 0),
+      storedChars: storedChars(row.content_json, row.snapshot_json, row.files_json),
       id: row.id,
       seq: Number(row.seq),
       turnId: row.turn_id,
@@ -192,7 +197,7 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
             snapshot: message.snapshot ?? null,
             files: message.files ?? [],
             createdAt: now,
-            storedChars: contentJson.length + (snapshotJson?.length ?? 0) + (filesJson?.length ?? 0),
+            storedChars: storedChars(contentJson, snapshotJson, filesJson),
           };
         } catch (error) {
           // In a transaction a lost race has aborted it (PostgreSQL): the transaction tries again.

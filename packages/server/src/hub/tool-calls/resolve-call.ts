@@ -2,7 +2,7 @@ import type { HubEventBody } from '@diosc/protocol';
 import type { HubRunner } from '../hub.js';
 import type { HubServices, HubTransaction } from '../hub-services.js';
 import { stepResultsMessage } from './step-results.js';
-import type { CallFields, ToolCallRecord, ToolCallStatus } from './tool-calls.js';
+import { type CallFields, isPending, type ToolCallRecord, type ToolCallStatus } from './tool-calls.js';
 
 /** One change in a tool call's life, with everything that stands or falls with it. */
 export interface CallChange {
@@ -40,7 +40,7 @@ export async function resolveCall(
     await tx.events.appendAll(change.conversationId, change.events ?? []);
     if (!runner) return 'won';
     const calls = await tx.toolCalls.forStep(call.turnId, call.step);
-    if (calls.some((each) => each.status === 'interrupt' || each.status === 'consensus')) return 'won';
+    if (calls.some(isPending)) return 'won';
     // Ready server calls are the runner's to run; a step all done is closed here, with the resume.
     const closing = calls.every((each) => each.status === 'done');
     const step = closing ? { step: call.step } : undefined;

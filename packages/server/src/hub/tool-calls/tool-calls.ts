@@ -54,6 +54,11 @@ function toRecord(row: HubToolCallsTable): ToolCallRecord {
   };
 }
 
+/** The call waits on the page (an interrupt) or on the visitor (an approval request). */
+export function isPending(call: Pick<ToolCallRecord, 'status'>): boolean {
+  return call.status === 'interrupt' || call.status === 'consensus';
+}
+
 /** A call as a model step issues it — what it became — before the store has it. */
 export type NewToolCall = Omit<ToolCallRecord, 'answer' | 'answerDigest' | 'createdAt'>;
 

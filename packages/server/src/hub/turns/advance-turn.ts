@@ -2,8 +2,9 @@ import { DioscError } from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
 import { abandonInterrupted, runServerCall } from '../tool-calls/run-server-call.js';
 import { stepResultsMessage } from '../tool-calls/step-results.js';
+import { isPending } from '../tool-calls/tool-calls.js';
 import { finishTurn } from './end-turn.js';
-import { isPending, runStep } from './run-step.js';
+import { runStep } from './run-step.js';
 import type { TurnRecord } from './turns.js';
 
 /**

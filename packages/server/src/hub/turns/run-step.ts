@@ -6,7 +6,7 @@ import { acceptsImages, attachmentParts } from '../files/attachment-parts.js';
 import type { HubServices } from '../hub-services.js';
 import { consensusRequestOf } from '../tool-calls/consensus-request.js';
 import { interruptOf } from '../tool-calls/interrupt-view.js';
-import type { ToolCallRecord } from '../tool-calls/tool-calls.js';
+import { isPending, type ToolCallRecord } from '../tool-calls/tool-calls.js';
 import { toolFinished } from '../tool-calls/tool-finished.js';
 import { outcomeOf } from '../tool-calls/tool-output.js';
 import { classifyCall } from './classify-call.js';
@@ -125,8 +125,4 @@ function announcementsOf(call: ToolCallRecord, conversationId: string): HubEvent
   if (call.status === 'consensus')
     return [started, { type: 'consensus.requested', turnId, request: consensusRequestOf(call) }];
   return [started];
-}
-
-export function isPending(call: ToolCallRecord): boolean {
-  return call.status === 'interrupt' || call.status === 'consensus';
 }
