@@ -12,7 +12,7 @@ import { localSignals } from './cluster/hub-signal.js';
 import { createPgSignals } from './cluster/pg-signals.js';
 import { createConversationAdmin } from './conversations/conversation-admin.js';
 import { createConversationHistory } from './conversations/conversation-history.js';
-import { createConversations } from './conversations/conversations.js';
+import { createConversations, type StoredMessage } from './conversations/conversations.js';
 import { createEventBus } from './events/event-bus.js';
 import { createEventLog } from './events/event-log.js';
 import { generateFileTool } from './files/generate-file-tool.js';
@@ -66,6 +66,8 @@ export interface HubOptions {
    * PostgreSQL, where other instances' appends arrive by `NOTIFY`, 10 s, only for lost signals).
    */
   eventPollMs?: number;
+  /** How long a step's token counts wait to be written with others (default 50 ms). */
+  modelUsageFlushMs?: number;
   /** Test seam: stops the hub at named points (see `HubHold`); production passes none. */
   hold?: HubHold;
   /** Test seam: drops arriving cross-instance signals it returns true for (a lost `NOTIFY`). */
@@ -75,12 +77,16 @@ export interface HubOptions {
 const DEFAULT_TURN_LEASE_MS = 60_000;
 const POLL_MS = { local: 2_000, notify: 10_000 } as const;
 
-function storesOf(db: Store['db'], clock: DioscContext['clock'], audit: DioscContext['audit']) {
+function storesOf(
+  db: Store['db'],
+  clock: DioscContext['clock'],
+  audit: DioscContext['audit'],
+  appended: (conversationId: string, message: StoredMessage) => void,
+) {
   return {
-    conversations: createConversations(db, clock),
+    conversations: createConversations(db, clock, appended),
     toolCalls: createToolCalls(db, clock, audit),
     turns: createTurns(db, clock),
-    modelUsage: createModelUsage(db, clock),
   };
 }
 
@@ -167,12 +173,22 @@ export function createHubServices(
       mcp,
     );
   };
-  const base = storesOf(store.db, clock, diosc.audit);
+  // A message appended outside a transaction is committed at once; in one, when it commits.
+  const base = storesOf(store.db, clock, diosc.audit, (id, message) => history.appended(id, message));
+  const history = createConversationHistory(base.conversations);
+  const modelUsage = createModelUsage(store.db, clock, {
+    onError: (error, rows) => log.error({ err: error, rows }, 'model usage rows not written'),
+    flushMs: options.modelUsageFlushMs,
+  });
   return {
     ...base,
-    history: createConversationHistory(base.conversations),
+    history,
     conversationAdmin: createConversationAdmin(store.db, base.conversations),
-    usageOf: (assistantId, days) => assistantUsage(store.db, assistantId, days, clock.now()),
+    modelUsage,
+    async usageOf(assistantId, days) {
+      await modelUsage.flush();
+      return assistantUsage(store.db, assistantId, days, clock.now());
+    },
     clock,
     log,
     telemetry: diosc.telemetry,
@@ -192,7 +208,9 @@ export function createHubServices(
         try {
           const result = await store.db.transaction().execute((trx) =>
             work({
-              ...storesOf(trx, clock, diosc.audit),
+              ...storesOf(trx, clock, diosc.audit, (id, message) =>
+                wakes.push(() => history.appended(id, message)),
+              ),
               events: createEventLog(trx, clock, bus, signals, (wake) => wakes.push(wake)),
             }),
           );

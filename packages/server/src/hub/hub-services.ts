@@ -28,8 +28,6 @@ export interface HubTransaction {
   conversations: Conversations;
   toolCalls: ToolCalls;
   turns: Turns;
-  /** Token counts of each model step (the owner's usage view). */
-  modelUsage: ModelUsage;
   /** Appends in the transaction; streams hear of them once it commits. */
   events: EventLog;
 }
@@ -38,6 +36,8 @@ export interface HubTransaction {
 export interface HubServices extends Omit<HubTransaction, 'events'> {
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Token counts of each model step (the owner's usage view), written in batches after the step. */
+  modelUsage: ModelUsage;
   /** The app's metrics (a no-op when they are off). */
   telemetry: Telemetry;
   /** The app's spans (a no-op when traces are off). */

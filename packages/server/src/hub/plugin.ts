@@ -63,6 +63,7 @@ export const hubPlugin: FastifyPluginAsync<{ options?: HubOptions }> = async (ap
     stopLogWatch();
     stopRatePruner();
     await runner.drain();
+    await hub.modelUsage.flush();
     unlisten();
     await hub.signals.close();
   });

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../store/schema.js';
+import { createWriteBatch } from '../store/write-batch.js';
 import { insertUsageRows } from './usage-insert.js';
 import { toUsageRow, type UsageEntry } from './usage-log.js';
 
@@ -11,10 +12,8 @@ export const USAGE_FLUSH_MS = 50;
 export const USAGE_BATCH_MAX_ROWS = 256;
 
 /**
- * Usage rows of `/mcp`, written in batches: a row waits at most `flushMs` (or until 256 rows are
- * waiting) and the batch goes into the usage table in one statement. One commit per call cost
- * more than the rest of our own work on a call (each appending WAL pages and slowing every read
- * until the next checkpoint); this is one commit per `flushMs` at any load.
+ * Usage rows of `/mcp`, written in batches (`store/write-batch.ts`): a row waits at most `flushMs`
+ * (or until 256 rows are waiting) and the batch goes into the usage table in one statement.
  *
  * What that means (docs/architecture.md, "Usage rows of /mcp"): a row is written within `flushMs`
  * of its call's answer, and pending rows are written when the server closes; a process killed in
@@ -30,51 +29,27 @@ export function createUsageBatch(
   log: FastifyBaseLogger,
   flushMs: number = USAGE_FLUSH_MS,
 ) {
-  let rows: Database['usage'][] = [];
-  let writing: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  const batch = createWriteBatch<Database['usage']>({
+    write: (rows) => insertUsageRows(db, rows),
+    onError: (error, rows) => log.error({ err: error, rows }, 'usage rows not written'),
+    flushMs,
+    maxRows: USAGE_BATCH_MAX_ROWS,
+  });
   const waiters = new Set<{ match(row: Database['usage']): boolean; resolve(): void }>();
 
-  function flush(): Promise<void> {
-    if (timer !== undefined) {
-      clearTimeout(timer as NodeJS.Timeout);
-      clearImmediate(timer as NodeJS.Immediate);
-      timer = undefined;
-    }
-    if (rows.length === 0) return writing;
-    const batch = rows;
-    rows = [];
-    writing = writing.then(() =>
-      insertUsageRows(db, batch).then(
-        () => undefined,
-        (error: unknown) => {
-          log.error({ err: error, rows: batch.length }, 'usage rows not written');
-        },
-      ),
-    );
-    return writing;
-  }
-
-  const scheduled = () => void flush();
   return {
     record(entry: UsageEntry): void {
       const row = toUsageRow(entry, clock.now());
-      rows.push(row);
+      batch.add(row);
       for (const waiter of waiters) {
         if (waiter.match(row)) {
           waiters.delete(waiter);
           waiter.resolve();
         }
       }
-      if (rows.length >= USAGE_BATCH_MAX_ROWS) void flush();
-      else if (timer === undefined) {
-        // Unreferenced: a pending batch never keeps the process alive; closing the server flushes it.
-        timer = flushMs === 0 ? setImmediate(scheduled) : setTimeout(scheduled, flushMs);
-        timer.unref();
-      }
     },
     /** Writes every pending row now; resolves once all rows recorded so far are written (or logged). */
-    flush,
+    flush: batch.flush,
     /**
      * Resolves when a row matching `match` is next recorded (then `flush` writes it): the event a
      * test awaits when a call's row comes after its caller stopped listening (a cancelled call).

@@ -103,4 +103,50 @@ describe.each(DIALECTS)('the conversation history kept in memory ($name)', (dial
       { after: 0, rows: 1 },
     ]);
   });
+
+  it('keeps what this process appends and, told how far the store goes, reads nothing', async () => {
+    const { ids, elsewhere, say } = await setup();
+    const id = ids[0]!;
+    const store = counted(elsewhere);
+    let history: ReturnType<typeof createConversationHistory> | undefined;
+    // This process's store tells the history of each message it appends (the hub does so once the
+    // transaction commits).
+    const here = createConversations(test!.store.db, { now: () => Date.now() }, (conversationId, message) =>
+      history?.appended(conversationId, message),
+    );
+    history = createConversationHistory(store);
+    const append = (text: string) =>
+      here.appendMessage(id, { turnId: null, content: { role: 'user', content: text } });
+
+    // A new conversation's first message starts its kept history.
+    await append('one');
+    await append('two');
+    expect((await history.messages(id, { through: 2 })).map((m) => m.content.content)).toEqual(['one', 'two']);
+    expect(store.reads).toEqual([]);
+
+    // Another instance appended: `through` says so, and only the new message is read.
+    await say(id, 'three, elsewhere');
+    const three = await history.messages(id, { through: 3 });
+    expect(three.map((m) => m.seq)).toEqual([1, 2, 3]);
+    expect(store.reads).toEqual([{ after: 2, rows: 1 }]);
+
+    // A message appended here after one this process never saw is not kept out of order: the
+    // history knows the store is ahead, and reads, even when told an older `through`.
+    await say(id, 'four, elsewhere');
+    await append('five');
+    store.reads.length = 0;
+    const five = await history.messages(id, { through: 3 });
+    expect(five.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(store.reads).toEqual([{ after: 3, rows: 2 }]);
+
+    // Kept messages are what the store holds, not the caller's objects.
+    const appended = five.at(-1)!;
+    const [read] = await elsewhere.messagesAfter(id, 4);
+    expect(appended).toEqual(read);
+
+    // Without `through`, a read looks at the store as before.
+    store.reads.length = 0;
+    await history.messages(id);
+    expect(store.reads).toEqual([{ after: 5, rows: 0 }]);
+  });
 });

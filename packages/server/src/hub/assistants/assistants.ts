@@ -35,7 +35,8 @@ export interface SecretsPresence {
  */
 const sealedOf = new WeakMap<AssistantRecord, string | null>();
 
-function toRecord(row: HubAssistantsTable): AssistantRecord {
+/** The record of a row read here or joined into another read (a turn's run reads its assistant so). */
+export function assistantRecordOf(row: HubAssistantsTable): AssistantRecord {
   const record: AssistantRecord = {
     id: row.id,
     accountId: row.account_id,
@@ -190,7 +191,7 @@ export function createAssistants(
       await refuseNameClash(accountId, config.name);
       await db.insertInto('hub_assistants').values(row).execute();
       origins = undefined;
-      return toRecord(row);
+      return assistantRecordOf(row);
     },
 
     /** Changes the given fields; the rest keeps its value. Secrets merge by key. */
@@ -219,7 +220,7 @@ export function createAssistants(
       };
       await db.updateTable('hub_assistants').set(updated).where('id', '=', row.id).execute();
       origins = undefined;
-      return toRecord({ ...row, ...updated });
+      return assistantRecordOf({ ...row, ...updated });
     },
 
     async remove(accountId: string, idOrName: string): Promise<void> {
@@ -235,14 +236,14 @@ export function createAssistants(
         .where('account_id', '=', accountId)
         .orderBy('created_at')
         .execute();
-      return rows.map(toRecord);
+      return rows.map(assistantRecordOf);
     },
 
     async show(accountId: string, idOrName: string): Promise<AssistantRecord & { secrets: SecretsPresence }> {
       const row = await requireOwned(accountId, idOrName);
       const secrets = row.secrets_enc ? (JSON.parse(box.open(row.secrets_enc)) as AssistantSecrets) : {};
       return {
-        ...toRecord(row),
+        ...assistantRecordOf(row),
         secrets: {
           providerKey: Boolean(secrets.providerKey),
           identitySecret: Boolean(secrets.identitySecret),
@@ -253,7 +254,7 @@ export function createAssistants(
 
     async find(id: string): Promise<AssistantRecord | undefined> {
       const row = await byId(id);
-      return row ? toRecord(row) : undefined;
+      return row ? assistantRecordOf(row) : undefined;
     },
 
     async findByPublishableKey(key: string): Promise<AssistantRecord | undefined> {
@@ -262,7 +263,7 @@ export function createAssistants(
         .selectAll()
         .where('publishable_key', '=', key)
         .executeTakeFirst();
-      return row ? toRecord(row) : undefined;
+      return row ? assistantRecordOf(row) : undefined;
     },
 
     /**

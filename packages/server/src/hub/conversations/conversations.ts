@@ -8,7 +8,7 @@ import {
 import type { ModelMessage } from 'ai';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { Database, HubConversationsTable } from '../../store/schema.js';
+import type { Database, HubConversationsTable, HubMessagesTable } from '../../store/schema.js';
 import { isUniqueViolation } from '../../store/store-errors.js';
 
 export interface StoredMessage {
@@ -33,8 +33,31 @@ function storedChars(content: string, snapshot: string | null, files: string | n
   return content.length + (snapshot?.length ?? 0) + (files?.length ?? 0);
 }
 
-/** Conversations and their messages; this module owns `hub_conversations` and `hub_messages`. */
-export function createConversations(db: Kysely<Database>, clock: Clock) {
+/** A message as stored: read back, or just appended (parsed from what was written, never the caller's objects). */
+function storedMessageOf(row: HubMessagesTable): StoredMessage {
+  return {
+    storedChars: storedChars(row.content_json, row.snapshot_json, row.files_json),
+    id: row.id,
+    seq: Number(row.seq),
+    turnId: row.turn_id,
+    role: row.role,
+    content: JSON.parse(row.content_json) as ModelMessage,
+    snapshot: row.snapshot_json ? (JSON.parse(row.snapshot_json) as PageSnapshot) : null,
+    files: row.files_json ? (JSON.parse(row.files_json) as FileDescriptor[]) : [],
+    createdAt: Number(row.created_at),
+  };
+}
+
+/**
+ * Conversations and their messages; this module owns `hub_conversations` and `hub_messages`.
+ * `appended` hears of each message appended through this store (in a transaction, the hub calls it
+ * once the transaction commits), so the history kept in memory need not read it back.
+ */
+export function createConversations(
+  db: Kysely<Database>,
+  clock: Clock,
+  appended: (conversationId: string, message: StoredMessage) => void = () => {},
+) {
   /** The messages appended after `seq`, in order: a history kept in memory reads only what is new. */
   async function messagesAfter(conversationId: string, seq: number): Promise<StoredMessage[]> {
     const rows = await db
@@ -44,17 +67,7 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
       .where('seq', '>', seq)
       .orderBy('seq')
       .execute();
-    return rows.map((row) => ({
-      storedChars: storedChars(row.content_json, row.snapshot_json, row.files_json),
-      id: row.id,
-      seq: Number(row.seq),
-      turnId: row.turn_id,
-      role: row.role,
-      content: JSON.parse(row.content_json) as ModelMessage,
-      snapshot: row.snapshot_json ? (JSON.parse(row.snapshot_json) as PageSnapshot) : null,
-      files: row.files_json ? (JSON.parse(row.files_json) as FileDescriptor[]) : [],
-      createdAt: Number(row.created_at),
-    }));
+    return rows.map(storedMessageOf);
   }
 
   return {
@@ -188,17 +201,19 @@ export function createConversations(db: Kysely<Database>, clock: Clock) {
             )
             .returning(['seq'])
             .executeTakeFirstOrThrow();
-          return {
+          const stored = storedMessageOf({
+            conversation_id: conversationId,
+            seq: row.seq,
             id,
-            seq: Number(row.seq),
-            turnId: message.turnId,
+            turn_id: message.turnId,
             role,
-            content: message.content,
-            snapshot: message.snapshot ?? null,
-            files: message.files ?? [],
-            createdAt: now,
-            storedChars: storedChars(contentJson, snapshotJson, filesJson),
-          };
+            content_json: contentJson,
+            snapshot_json: snapshotJson,
+            files_json: filesJson,
+            created_at: now,
+          });
+          appended(conversationId, stored);
+          return stored;
         } catch (error) {
           // In a transaction a lost race has aborted it (PostgreSQL): the transaction tries again.
           if (db.isTransaction || !isUniqueViolation(error) || attempt >= APPEND_ATTEMPTS) throw error;

@@ -23,17 +23,24 @@ export async function advanceTurn(
   const { signal } = lease;
   const run = await hub.turns.getForRun(turnId);
   if (!run) return undefined;
-  // The assistant is read once per run: a change applies from the turn's next run.
-  const assistant = await hub.assistants.find(run.assistantId);
+  // The assistant is read once per run, with the turn: a change applies from the turn's next run.
+  const { assistant, lastSeq } = run;
   // Failed, not left running: a turn nobody can run would be picked up again and again.
   if (!assistant) throw new DioscError('not_found', 'The assistant of this conversation no longer exists.');
   const conversationId = run.turn.conversationId;
   const serverRun = { assistant, visitorId: run.visitorId, conversationId, signal };
-  for (let turn: TurnRecord | undefined = run.turn; ; turn = await hub.turns.get(turnId)) {
+  // The first pass knows from the run's read whether its step has calls (a step closed by the
+  // door that handed the turn over has none yet); later passes read them.
+  let stepHasCalls: boolean = run.stepHasCalls;
+  for (
+    let turn: TurnRecord | undefined = run.turn;
+    ;
+    turn = await hub.turns.get(turnId), stepHasCalls = true
+  ) {
     if (!turn || (turn.status !== 'running' && turn.status !== 'waiting') || signal.aborted) return undefined;
 
     // Server calls of the step run while the page and the visitor are still deciding theirs.
-    const read = await hub.toolCalls.forStep(turn.id, turn.step);
+    const read = stepHasCalls ? await hub.toolCalls.forStep(turn.id, turn.step) : [];
     let changed = false;
     for (const call of read) {
       if (call.status === 'ready') await runServerCall(hub, serverRun, call);
@@ -66,7 +73,7 @@ export async function advanceTurn(
       });
       continue;
     }
-    const ending = { id: turn.id, conversationId: conversationId, assistantId: assistant.id };
+    const ending = { id: turn.id, conversationId, assistantId: assistant.id, lastSeq };
     if (turn.step >= assistant.config.limits.maxStepsPerTurn) {
       await finishTurn(hub, ending, `I stopped after ${turn.step} steps without finishing.`);
       return 'ended';
@@ -77,6 +84,7 @@ export async function advanceTurn(
       conversationId: conversationId,
       step: turn.step,
       registry: turn.registry,
+      lastSeq,
       signal,
     });
     if (issued.length === 0) {

@@ -10,7 +10,7 @@ import { safeProviderError } from '../model/safe-provider-error.js';
  */
 export async function finishTurn(
   hub: HubServices,
-  turn: { id: string; conversationId: string; assistantId: string },
+  turn: { id: string; conversationId: string; assistantId: string; lastSeq?: number },
   text?: string,
 ): Promise<void> {
   if (text) {
@@ -25,7 +25,7 @@ export async function finishTurn(
   await hub.conversations.releaseTurn(turn.conversationId, turn.id);
   await hub.releaseServerTools(turn.id);
   const message = displayMessageOf(
-    await hub.history.messages(turn.conversationId),
+    await hub.history.messages(turn.conversationId, { through: turn.lastSeq }),
     turn.id,
     await hub.toolCalls.locations([turn.id]),
   );

@@ -21,6 +21,8 @@ export interface StepOf {
   conversationId: string;
   step: number;
   registry: PageRegistry;
+  /** The conversation's last message number when the run began: a kept history that reaches it is not read again. */
+  lastSeq: number;
   signal: AbortSignal;
 }
 
@@ -28,15 +30,15 @@ export interface StepOf {
  * One model step of a turn: the step's tools (built afresh from the page's registry and the
  * assistant's server tools), the prompt from the kept history, the provider call with its deltas
  * streamed, then — in one transaction — the model's message, what each call became, the turn
- * waiting if the page or the visitor must act, the step's token counts and the events that
- * announce it all. Returns the calls the step issued (none: the model answered).
+ * waiting if the page or the visitor must act, and the events that announce it all; the step's
+ * token counts go to their batch after it. Returns the calls the step issued (none: the model answered).
  */
 export async function runStep(hub: HubServices, of: StepOf): Promise<ToolCallRecord[]> {
   const { assistant, turnId, conversationId, step } = of;
   const serverTools = await hub.serverToolsFor(assistant, turnId);
   const tools = offeredTools(assistant.config, of.registry, serverTools);
   const { model, redactor } = await hub.stepModelFor(assistant);
-  const stored = await hub.history.messages(conversationId);
+  const stored = await hub.history.messages(conversationId, { through: of.lastSeq });
   const permission = filesPermissionOf(assistant.config);
   const attached = await attachmentParts(hub.files, stored, {
     inlineTextMaxBytes: permission.inlineTextMaxBytes,
@@ -95,13 +97,13 @@ export async function runStep(hub: HubServices, of: StepOf): Promise<ToolCallRec
       const keepLease = inserted.some((call) => call.status === 'ready');
       await tx.turns.transition(turnId, ['running'], 'waiting', undefined, { keepLease });
     }
-    await tx.modelUsage.record({ assistantId: assistant.id, conversationId, turnId, ...outcome.usage });
     await tx.events.appendAll(
       conversationId,
       inserted.flatMap((call) => announcementsOf(call, conversationId)),
     );
     return inserted;
   });
+  hub.modelUsage.record({ assistantId: assistant.id, conversationId, turnId, ...outcome.usage });
   for (const call of issued) {
     if (isPending(call))
       hub.tracing.waitBegan(ref, call.id, call.status as 'interrupt' | 'consensus', call.tool);

@@ -3,6 +3,7 @@ import type { PageRegistry, TurnStatus, TurnView } from '@diosc/protocol';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database, HubTurnsTable } from '../../store/schema.js';
+import { type AssistantRecord, assistantRecordOf } from '../assistants/assistants.js';
 
 export interface TurnRecord {
   id: string;
@@ -22,6 +23,19 @@ function toRecord(row: HubTurnsTable): TurnRecord {
     registry: JSON.parse(row.registry_json) as PageRegistry,
     error: row.error_json ? (JSON.parse(row.error_json) as TurnRecord['error']) : null,
   };
+}
+
+/** A turn as its runner starts on it (`getForRun`). */
+export interface TurnRun {
+  turn: TurnRecord;
+  visitorId: string;
+  assistantId: string;
+  /** Undefined when the assistant was deleted while the turn waited. */
+  assistant: AssistantRecord | undefined;
+  /** The number of the conversation's last message (0 for none). */
+  lastSeq: number;
+  /** Whether the turn's current step has issued its calls (its model step ran). */
+  stepHasCalls: boolean;
 }
 
 export function turnView(turn: TurnRecord): TurnView {
@@ -65,22 +79,67 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
     },
 
     /** The turn with who it is for (its conversation's assistant and visitor): what a run starts from. */
-    async getForRun(
-      id: string,
-    ): Promise<{ turn: TurnRecord; assistantId: string; visitorId: string } | undefined> {
+    /**
+     * What a run of the turn starts from, in one read: the turn, its conversation's visitor, its
+     * assistant (undefined once deleted), the conversation's last message number (a history kept
+     * in memory that reached it reads nothing) and whether the turn's step has issued calls yet.
+     */
+    async getForRun(id: string): Promise<TurnRun | undefined> {
       const row = await db
         .selectFrom('hub_turns')
         .innerJoin('hub_conversations', 'hub_conversations.id', 'hub_turns.conversation_id')
+        .leftJoin('hub_assistants', 'hub_assistants.id', 'hub_conversations.assistant_id')
         .selectAll('hub_turns')
-        .select([
+        .select((eb) => [
           'hub_conversations.assistant_id as assistant_id',
           'hub_conversations.visitor_id as visitor_id',
+          'hub_assistants.account_id as assistant_account_id',
+          'hub_assistants.name as assistant_name',
+          'hub_assistants.publishable_key as assistant_publishable_key',
+          'hub_assistants.config_json as assistant_config_json',
+          'hub_assistants.secrets_enc as assistant_secrets_enc',
+          'hub_assistants.created_at as assistant_created_at',
+          'hub_assistants.updated_at as assistant_updated_at',
+          eb
+            .selectFrom('hub_messages')
+            .select((sub) => sub.fn.max('hub_messages.seq').as('seq'))
+            .whereRef('hub_messages.conversation_id', '=', 'hub_turns.conversation_id')
+            .as('last_seq'),
+          eb
+            .exists(
+              eb
+                .selectFrom('hub_tool_calls')
+                .select('hub_tool_calls.id')
+                .whereRef('hub_tool_calls.turn_id', '=', 'hub_turns.id')
+                .whereRef('hub_tool_calls.step', '=', 'hub_turns.step'),
+            )
+            .as('step_has_calls'),
         ])
         .where('hub_turns.id', '=', id)
         .executeTakeFirst();
-      return row
-        ? { turn: toRecord(row), assistantId: row.assistant_id, visitorId: row.visitor_id }
-        : undefined;
+      if (!row) return undefined;
+      const assistant =
+        row.assistant_config_json === null
+          ? undefined
+          : assistantRecordOf({
+              id: row.assistant_id,
+              account_id: row.assistant_account_id as string,
+              name: row.assistant_name as string,
+              publishable_key: row.assistant_publishable_key as string,
+              config_json: row.assistant_config_json,
+              secrets_enc: row.assistant_secrets_enc,
+              created_at: row.assistant_created_at as number,
+              updated_at: row.assistant_updated_at as number,
+            });
+      return {
+        turn: toRecord(row),
+        visitorId: row.visitor_id,
+        assistantId: row.assistant_id,
+        assistant,
+        lastSeq: Number(row.last_seq ?? 0),
+        // SQLite answers 0 or 1, PostgreSQL a boolean.
+        stepHasCalls: Boolean(row.step_has_calls),
+      };
     },
 
     async latestOf(conversationId: string): Promise<TurnRecord | undefined> {
