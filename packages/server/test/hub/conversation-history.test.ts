@@ -121,7 +121,10 @@ describe.each(DIALECTS)('the conversation history kept in memory ($name)', (dial
     // A new conversation's first message starts its kept history.
     await append('one');
     await append('two');
-    expect((await history.messages(id, { through: 2 })).map((m) => m.content.content)).toEqual(['one', 'two']);
+    expect((await history.messages(id, { through: 2 })).map((m) => m.content.content)).toEqual([
+      'one',
+      'two',
+    ]);
     expect(store.reads).toEqual([]);
 
     // Another instance appended: `through` says so, and only the new message is read.
