@@ -35,11 +35,14 @@ export async function resolveCall(
 ): Promise<boolean> {
   const { call } = change;
   const outcome = await hub.transaction(async (tx): Promise<'lost' | 'won' | 'handed' | 'unblocked'> => {
-    if (!(await tx.toolCalls.transition(call.id, change.from, change.to, change.fields))) return 'lost';
+    const changed = await tx.toolCalls.transition(call.id, change.from, change.to, change.fields);
+    if (!changed) return 'lost';
     await change.also?.(tx);
     await tx.events.appendAll(change.conversationId, change.events ?? []);
     if (!runner) return 'won';
-    const calls = await tx.toolCalls.forStep(call.turnId, call.step);
+    // A call alone in its step is the whole step (a step's calls are issued together): nothing to read.
+    const calls =
+      changed.siblings === 0 ? [changed.call] : await tx.toolCalls.forStep(call.turnId, call.step);
     if (calls.some(isPending)) return 'won';
     // Ready server calls are the runner's to run; a step all done is closed here, with the resume.
     const closing = calls.every((each) => each.status === 'done');

@@ -175,20 +175,24 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock, audit: Audit
       return rows.map(toRecord);
     },
 
-    /** Moves a call from `from` to `to` with the given fields; false when another change came first. */
+    /**
+     * Moves a call from `from` to `to` with the given fields: the call as it now is, and how many
+     * other calls its step issued (a step's calls are all issued at once, so that number never
+     * changes); undefined when another change came first.
+     */
     async transition(
       id: string,
       from: ToolCallStatus,
       to: ToolCallStatus,
       fields: CallFields = {},
-    ): Promise<boolean> {
+    ): Promise<{ call: ToolCallRecord; siblings: number } | undefined> {
       const { audit: entry } = fields;
       if (entry && !db.isTransaction) {
         return db
           .transaction()
           .execute((trx) => createToolCalls(trx, clock, audit).transition(id, from, to, fields));
       }
-      const result = await db
+      const row = await db
         .updateTable('hub_tool_calls')
         .set({
           status: to,
@@ -200,10 +204,20 @@ export function createToolCalls(db: Kysely<Database>, clock: Clock, audit: Audit
         })
         .where('id', '=', id)
         .where('status', '=', from)
+        .returningAll()
+        .returning((eb) =>
+          eb
+            .selectFrom('hub_tool_calls as sibling')
+            .select((sub) => sub.fn.countAll<number | string>().as('count'))
+            .whereRef('sibling.turn_id', '=', 'hub_tool_calls.turn_id')
+            .whereRef('sibling.step', '=', 'hub_tool_calls.step')
+            .whereRef('sibling.id', '<>', 'hub_tool_calls.id')
+            .as('siblings'),
+        )
         .executeTakeFirst();
-      const won = Number(result.numUpdatedRows) === 1;
-      if (won && entry) await audit.record(db, entry);
-      return won;
+      if (!row) return undefined;
+      if (entry) await audit.record(db, entry);
+      return { call: toRecord(row), siblings: Number(row.siblings) };
     },
 
     /** Where each model tool call of these turns ran (for the transcript), by the model's call id. */
