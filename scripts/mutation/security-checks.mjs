@@ -40,7 +40,7 @@ export const SECURITY_CHECKS = [
     files: [
       'packages/server/src/hub/visitors/visitor-auth.ts',
       'packages/server/src/hub/visitors/visitor-sessions.ts',
-      'packages/server/src/hub/visitors/session-routes.ts',
+      'packages/server/src/hub/routes/session-routes.ts',
       // A host-signed identity: HS256, `sub` and `exp` required.
       'packages/server/src/hub/visitors/identity.ts',
     ],
@@ -54,15 +54,15 @@ export const SECURITY_CHECKS = [
       'packages/server/src/hub/tool-calls/resolve-call.ts',
     ],
   },
-  { name: 'Last-Event-ID', files: ['packages/server/src/hub/events/events-route.ts'] },
-  { name: 'multipart single file', files: ['packages/server/src/hub/files/upload-route.ts'] },
+  { name: 'Last-Event-ID', files: ['packages/server/src/hub/routes/events-route.ts'] },
+  { name: 'multipart single file', files: ['packages/server/src/hub/routes/upload-route.ts'] },
   {
     // The page's copy of a file descriptor is replaced by the stored one; a download needs the owner.
     name: 'file descriptor',
     files: [
       'packages/server/src/hub/files/hub-files.ts',
       'packages/server/src/hub/files/file-descriptor.ts',
-      'packages/server/src/hub/files/download-route.ts',
+      'packages/server/src/hub/routes/download-route.ts',
     ],
   },
   {

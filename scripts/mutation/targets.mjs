@@ -50,15 +50,21 @@ export const TARGETS = [
   // stream may resume (events). Run as one target, every mutant of the visitor and stream code that
   // every test passes through ran all of its suites: hours on two cores. The slow fault suites
   // (fuzz, crash, cluster) stay out; the rest of the hub is the `hub` target.
+  // A folder's HTTP routes stand in `hub/routes/` and the tool-call store in `hub/store/`: each target
+  // names those of its folder.
   {
     name: 'hub-visitors',
-    mutate: ['packages/server/src/hub/visitors/**/*.ts'],
+    mutate: [
+      'packages/server/src/hub/visitors/**/*.ts',
+      'packages/server/src/hub/routes/session-routes.ts',
+      'packages/server/src/hub/routes/assistant-route.ts',
+    ],
     tests: hubSuites('visitors', 'visitor-caps', 'guards/visitor-credentials', 'hostile-input'),
     goal: 85,
   },
   {
     name: 'hub-events',
-    mutate: ['packages/server/src/hub/events/**/*.ts'],
+    mutate: ['packages/server/src/hub/events/**/*.ts', 'packages/server/src/hub/routes/events-route.ts'],
     tests: hubSuites(
       'events',
       'event-bus',
@@ -87,7 +93,11 @@ export const TARGETS = [
   },
   {
     name: 'hub-decisions',
-    mutate: ['packages/server/src/hub/tool-calls/**/*.ts'],
+    mutate: [
+      'packages/server/src/hub/tool-calls/**/*.ts',
+      'packages/server/src/hub/store/tool-calls.ts',
+      'packages/server/src/hub/routes/interrupt-routes.ts',
+    ],
     tests: [
       ...hubSuites(
         'consensus',
@@ -106,7 +116,11 @@ export const TARGETS = [
   {
     // What a file upload or download may carry and where its bytes may go.
     name: 'hub-files',
-    mutate: ['packages/server/src/hub/files/**/*.ts'],
+    mutate: [
+      'packages/server/src/hub/files/**/*.ts',
+      'packages/server/src/hub/routes/upload-route.ts',
+      'packages/server/src/hub/routes/download-route.ts',
+    ],
     tests: [
       'packages/server/test/hub/files/**/*.test.ts',
       'packages/server/test/hub/guards/upload-parts.test.ts',

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { ensureOwner } from '../src/first-run.js';
-import { ensureDemoAssistant } from '../src/hub/assistants/demo-assistant.js';
+import { ensureDemoAssistant } from '../src/hub/assistant-admin/demo-assistant.js';
 import { startBanner } from '../src/start-banner.js';
 import { openConfiguredStore } from '../src/store/configured-store.js';
 import type { Store } from '../src/store/dialect.js';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DioscError } from '@diosc/protocol';
-import { createAssistant, updateAssistant } from '../hub/assistants/assistant-admin.js';
-import { readAssistantsFile, readSpecFile } from '../hub/assistants/assistants-file.js';
+import { createAssistant, updateAssistant } from '../hub/assistant-admin/assistant-admin.js';
+import { readAssistantsFile, readSpecFile } from '../hub/assistant-admin/assistants-file.js';
 import { hubServicesOf } from '../hub/hub-services-of.js';
 import { openLocalApp } from './local-app.js';
 import { ASSISTANTS_USAGE } from './usage.js';

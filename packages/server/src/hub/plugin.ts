@@ -7,20 +7,20 @@ import { pruneRateWindows, rateLimitStoreOption } from '../http/shared-rate-stor
 import { startPeriodic } from '../periodic.js';
 import { agUiRoute } from './ag-ui/ag-ui-route.js';
 import { listenToOtherInstances } from './cluster/listen.js';
-import { conversationRoutes } from './conversations/conversation-routes.js';
-import { eventsRoute } from './events/events-route.js';
 import { createLogWatch } from './events/log-watch.js';
-import { downloadRoute } from './files/download-route.js';
-import { uploadRoute } from './files/upload-route.js';
 import type { Hub } from './hub.js';
 import type { HubOptions } from './hub-context.js';
 import { createHubServices } from './hub-context.js';
+import { assistantRoute } from './routes/assistant-route.js';
+import { conversationRoutes } from './routes/conversation-routes.js';
+import { downloadRoute } from './routes/download-route.js';
+import { eventsRoute } from './routes/events-route.js';
+import { answerRoutes } from './routes/interrupt-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { uploadRoute } from './routes/upload-route.js';
 import { startDeadlineSweeper } from './tool-calls/deadline-sweeper.js';
-import { answerRoutes } from './tool-calls/interrupt-routes.js';
 import { createTurnRunner } from './turns/turn-runner.js';
-import { assistantRoute } from './visitors/assistant-route.js';
 import { visitorMessageLimit } from './visitors/message-limit.js';
-import { sessionRoutes } from './visitors/session-routes.js';
 import { visitorAuth } from './visitors/visitor-auth.js';
 import { createVisitorCaps } from './visitors/visitor-caps.js';
 

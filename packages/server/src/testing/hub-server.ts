@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BuildAppOptions } from '../app.js';
 import type { HttpLimits } from '../http/server-limits.js';
-import { createAssistant } from '../hub/assistants/assistant-admin.js';
+import { createAssistant } from '../hub/assistant-admin/assistant-admin.js';
 import type { AssistantRecord } from '../hub/assistants/assistants.js';
 import type { HubOptions } from '../hub/hub-context.js';
 import {

@@ -4,7 +4,7 @@
  */
 export type { ManualClock } from '../clock.js';
 export { manualClock } from '../clock.js';
-export { createAssistant, updateAssistant } from '../hub/assistants/assistant-admin.js';
+export { createAssistant, updateAssistant } from '../hub/assistant-admin/assistant-admin.js';
 export { parseAssistantInput } from '../hub/assistants/assistant-schema.js';
 export type { AssistantRecord } from '../hub/assistants/assistants.js';
 export type { HubOptions } from '../hub/hub-context.js';

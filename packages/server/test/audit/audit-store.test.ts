@@ -10,9 +10,9 @@ import { manualClock } from '../../src/clock.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, loadConfig } from '../../src/config.js';
 import { createConnections } from '../../src/connections/connections.js';
 import { createAssistants } from '../../src/hub/assistants/assistants.js';
-import { createConversations } from '../../src/hub/conversations/conversations.js';
-import { createToolCalls } from '../../src/hub/tool-calls/tool-calls.js';
-import { createTurns } from '../../src/hub/turns/turns.js';
+import { createConversations } from '../../src/hub/store/conversations.js';
+import { createToolCalls } from '../../src/hub/store/tool-calls.js';
+import { createTurns } from '../../src/hub/store/turns.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
 
 const DAY_MS = 24 * 60 * 60_000;

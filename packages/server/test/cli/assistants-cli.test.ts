@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIALECTS, startTestServer } from '@diosc/server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyAssistantsFile } from '../../src/hub/assistants/assistants-file.js';
+import { applyAssistantsFile } from '../../src/hub/assistant-admin/assistants-file.js';
 import { cliTestEnv, runDiosc } from './support/run-diosc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'diosc-cli-assistants-'));

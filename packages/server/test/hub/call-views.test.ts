@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ToolCallRecord } from '../../src/hub/store/tool-calls.js';
 import { consensusRequestOf, consensusSummary } from '../../src/hub/tool-calls/consensus-request.js';
 import { interruptOf } from '../../src/hub/tool-calls/interrupt-view.js';
-import type { ToolCallRecord } from '../../src/hub/tool-calls/tool-calls.js';
 
 function call(overrides: Partial<ToolCallRecord>): ToolCallRecord {
   return {

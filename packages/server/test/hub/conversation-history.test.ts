@@ -1,7 +1,7 @@
 import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConversationHistory } from '../../src/hub/conversations/conversation-history.js';
-import { type Conversations, createConversations } from '../../src/hub/conversations/conversations.js';
+import { type Conversations, createConversations } from '../../src/hub/store/conversations.js';
 import { seedConversations } from './support/conversations.js';
 
 let test: TestStore | undefined;

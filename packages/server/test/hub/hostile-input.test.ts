@@ -1,6 +1,6 @@
 import { HUB_BODY_SCHEMAS } from '@diosc/protocol';
 import { afterEach, expect, it } from 'vitest';
-import { deleteAssistant, updateAssistant } from '../../src/hub/assistants/assistant-admin.js';
+import { deleteAssistant, updateAssistant } from '../../src/hub/assistant-admin/assistant-admin.js';
 import { callJson, signIn } from '../owner/owner-client.js';
 import { describeOnDialects, HubClient, type HubTestServer, startHubServer } from './support/hub-server.js';
 import { rowCounts } from './support/rows.js';

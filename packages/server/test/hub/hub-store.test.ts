@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAuditRecorder } from '../../src/audit/audit-recorder.js';
 import { manualClock } from '../../src/clock.js';
 import { createAssistants } from '../../src/hub/assistants/assistants.js';
-import { createConversations } from '../../src/hub/conversations/conversations.js';
 import { createEventBus } from '../../src/hub/events/event-bus.js';
 import { createEventLog } from '../../src/hub/events/event-log.js';
-import { createToolCalls } from '../../src/hub/tool-calls/tool-calls.js';
-import { createTurns } from '../../src/hub/turns/turns.js';
+import { createConversations } from '../../src/hub/store/conversations.js';
+import { createToolCalls } from '../../src/hub/store/tool-calls.js';
+import { createTurns } from '../../src/hub/store/turns.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
 
 let test: TestStore | undefined;

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { DIALECTS, openTestStore, type TestStore } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { createAssistant } from '../../src/hub/assistants/assistant-admin.js';
+import { createAssistant } from '../../src/hub/assistant-admin/assistant-admin.js';
 import { createScriptedModel } from '../../src/hub/model/scripted/scripted-model.js';
 import { HubClient } from './support/hub-server.js';
 

@@ -1,8 +1,8 @@
 import type { Interrupt } from '@ag-ui/core';
 import type { HubServices } from '../hub-services.js';
+import type { ToolCallRecord } from '../store/tool-calls.js';
+import type { TurnRecord } from '../store/turns.js';
 import { consensusSummary } from '../tool-calls/consensus-request.js';
-import type { ToolCallRecord } from '../tool-calls/tool-calls.js';
-import type { TurnRecord } from '../turns/turns.js';
 import type { ToolCallFace } from './tool-call-names.js';
 
 /** `Interrupt.reason` of a client tool call and of an approval request. */

@@ -11,8 +11,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database, HubConversationsTable, HubToolCallsTable } from '../../store/schema.js';
 import { descriptorOf } from '../files/file-descriptor.js';
-import type { ToolOutput } from '../tool-calls/tool-calls.js';
-import type { Conversations } from './conversations.js';
+import type { Conversations } from '../store/conversations.js';
+import type { ToolOutput } from '../store/tool-calls.js';
 import { displayMessages } from './display.js';
 
 const RESULT_TEXT_MAX = 4_000;

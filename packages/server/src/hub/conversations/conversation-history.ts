@@ -1,4 +1,4 @@
-import type { Conversations, StoredMessage } from './conversations.js';
+import type { Conversations, StoredMessage } from '../store/conversations.js';
 
 /**
  * Each conversation's messages, kept in this process and read from the store only past the last

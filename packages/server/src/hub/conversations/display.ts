@@ -1,6 +1,6 @@
 import type { ConversationMessage, ToolActivity } from '@diosc/protocol';
 import type { AssistantModelMessage, ToolModelMessage } from 'ai';
-import type { StoredMessage } from './conversations.js';
+import type { StoredMessage } from '../store/conversations.js';
 
 function textOf(message: StoredMessage): string {
   const content = message.content.content;

@@ -1,7 +1,7 @@
 import type { FileDescriptor } from '@diosc/protocol';
 import type { ImagePart, TextPart } from 'ai';
 import type { FilesPermission } from '../assistants/assistant-config.js';
-import type { StoredMessage } from '../conversations/conversations.js';
+import type { StoredMessage } from '../store/conversations.js';
 import { isTextType } from './file-formats.js';
 import type { HubFiles } from './hub-files.js';
 

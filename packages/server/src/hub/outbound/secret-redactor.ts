@@ -1,5 +1,3 @@
-import type { AssistantSecrets } from '../assistants/assistant-config.js';
-
 export const REDACTED = '[redacted]';
 
 /** A secret shorter than this is not searched for: removing it would shred ordinary text. */
@@ -28,9 +26,16 @@ export interface SecretRedactor {
   holdBack: number;
 }
 
+/** The secrets the hub holds for an assistant (its `AssistantSecrets`), as this seam reads them. */
+export interface HeldSecrets {
+  providerKey?: string;
+  identitySecret?: string;
+  mcpTokens?: Record<string, string>;
+}
+
 /** Every secret the hub holds for an assistant, plus the server's own provider keys it may send. */
 export function assistantSecretValues(
-  secrets: AssistantSecrets,
+  secrets: HeldSecrets,
   env: Record<string, string | undefined> = {},
 ): string[] {
   return [

@@ -1,11 +1,11 @@
 import { answerBytesProblem, answerOutcome, DioscError, type InterruptAnswer } from '@diosc/protocol';
 import type { Hub } from '../hub.js';
 import type { HubTransaction } from '../hub-services.js';
+import type { ToolOutput } from '../store/tool-calls.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
 import { approvalReportAudit } from './approval-report-audit.js';
 import { requireCallOfVisitor } from './call-of-visitor.js';
 import { resolveCall } from './resolve-call.js';
-import type { ToolOutput } from './tool-calls.js';
 import { toolFinished } from './tool-finished.js';
 import { argsDigest } from './tool-output.js';
 

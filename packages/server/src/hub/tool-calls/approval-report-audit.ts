@@ -1,8 +1,8 @@
 import type { InterruptAnswer } from '@diosc/protocol';
 import { visitorActor } from '../../audit/audit-actor.js';
 import type { AuditEntry } from '../../audit/audit-recorder.js';
+import type { ToolCallRecord } from '../store/tool-calls.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
-import type { ToolCallRecord } from './tool-calls.js';
 
 /**
  * The audit record of the kit's report of how an approval reached a client-side intent, when the

@@ -1,7 +1,7 @@
 import { DioscError } from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
+import type { ToolCallRecord } from '../store/tool-calls.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
-import type { ToolCallRecord } from './tool-calls.js';
 
 /**
  * The tool call (interrupt or approval request) if it belongs to this visitor's conversation, with

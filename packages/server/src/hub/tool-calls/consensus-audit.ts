@@ -1,8 +1,8 @@
 import type { ConsensusOutcome } from '@diosc/protocol';
 import { visitorActor } from '../../audit/audit-actor.js';
 import type { AuditEntry } from '../../audit/audit-recorder.js';
+import type { ToolCallRecord } from '../store/tool-calls.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
-import type { ToolCallRecord } from './tool-calls.js';
 
 /**
  * The audit record of a visitor's decision on an approval request: the tool and the digest of the

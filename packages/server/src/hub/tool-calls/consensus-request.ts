@@ -1,5 +1,5 @@
 import type { ApprovalSeverity, ConsensusRequest } from '@diosc/protocol';
-import type { ToolCallRecord } from './tool-calls.js';
+import type { ToolCallRecord } from '../store/tool-calls.js';
 
 const MAX_VALUE_CHARS = 60;
 

@@ -1,5 +1,5 @@
 import type { BrowserInterrupt } from '@diosc/protocol';
-import type { ToolCallRecord } from './tool-calls.js';
+import type { ToolCallRecord } from '../store/tool-calls.js';
 
 /** The interrupt the page sees for a browser tool call (`browser:<tool>`). */
 export function interruptOf(call: ToolCallRecord, conversationId: string): BrowserInterrupt {

@@ -1,8 +1,8 @@
 import type { HubEventBody } from '@diosc/protocol';
 import type { HubRunner } from '../hub.js';
 import type { HubServices, HubTransaction } from '../hub-services.js';
+import { type CallFields, isPending, type ToolCallRecord, type ToolCallStatus } from '../store/tool-calls.js';
 import { stepResultsMessage } from './step-results.js';
-import { type CallFields, isPending, type ToolCallRecord, type ToolCallStatus } from './tool-calls.js';
 
 /** One change in a tool call's life, with everything that stands or falls with it. */
 export interface CallChange {

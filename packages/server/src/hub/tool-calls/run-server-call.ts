@@ -1,8 +1,8 @@
 import { DioscError, type FileDescriptor } from '@diosc/protocol';
 import type { AssistantRecord } from '../assistants/assistants.js';
 import type { HubServices } from '../hub-services.js';
+import type { ToolCallRecord, ToolOutput } from '../store/tool-calls.js';
 import { resolveCall } from './resolve-call.js';
-import type { ToolCallRecord, ToolOutput } from './tool-calls.js';
 import { toolFinished } from './tool-finished.js';
 import { errorOutput, outcomeOf } from './tool-output.js';
 

@@ -1,6 +1,6 @@
 import type { FileDescriptor, PageSnapshot } from '@diosc/protocol';
 import type { ToolResultPart } from 'ai';
-import type { ToolCallRecord } from './tool-calls.js';
+import type { ToolCallRecord } from '../store/tool-calls.js';
 import { errorOutput } from './tool-output.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { HubEventBody } from '@diosc/protocol';
-import type { ToolCallRecord } from './tool-calls.js';
+import type { ToolCallRecord } from '../store/tool-calls.js';
 
 /** The `tool.finished` event of a call, however it ended: the one place it is built. */
 export function toolFinished(

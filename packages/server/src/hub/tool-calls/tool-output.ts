@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@diosc/protocol';
-import type { ToolOutput } from './tool-calls.js';
+import type { ToolOutput } from '../store/tool-calls.js';
 
 /** The digest a decision or an answer is bound to: SHA-256 of the canonical JSON. */
 export function argsDigest(args: unknown): string {

@@ -1,11 +1,11 @@
 import { DioscError } from '@diosc/protocol';
 import type { HubServices } from '../hub-services.js';
+import { isPending } from '../store/tool-calls.js';
+import type { TurnRecord } from '../store/turns.js';
 import { abandonInterrupted, runServerCall } from '../tool-calls/run-server-call.js';
 import { stepResultsMessage } from '../tool-calls/step-results.js';
-import { isPending } from '../tool-calls/tool-calls.js';
 import { finishTurn } from './end-turn.js';
 import { runStep } from './run-step.js';
-import type { TurnRecord } from './turns.js';
 
 /**
  * Takes a turn from where the store says it is to its next resting state: done, or waiting on the

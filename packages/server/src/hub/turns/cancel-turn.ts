@@ -1,9 +1,9 @@
 import { DioscError, type TurnView } from '@diosc/protocol';
 import type { Hub } from '../hub.js';
+import { turnView } from '../store/turns.js';
 import { resolveCall } from '../tool-calls/resolve-call.js';
 import { errorOutput } from '../tool-calls/tool-output.js';
 import type { VisitorSession } from '../visitors/visitor-sessions.js';
-import { turnView } from './turns.js';
 
 /**
  * Cancels a running or waiting turn: its pending interrupts and approval requests are closed (a

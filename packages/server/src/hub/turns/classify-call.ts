@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewToolCall } from '../tool-calls/tool-calls.js';
+import type { NewToolCall } from '../store/tool-calls.js';
 import { argsDigest, errorOutput } from '../tool-calls/tool-output.js';
 import type { OfferedTool } from './offered-tools.js';
 

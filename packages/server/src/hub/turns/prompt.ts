@@ -1,7 +1,7 @@
 import type { PageSnapshot } from '@diosc/protocol';
 import type { ImagePart, ModelMessage, TextPart, ToolModelMessage, UserModelMessage } from 'ai';
 import type { AssistantConfig } from '../assistants/assistant-config.js';
-import type { StoredMessage } from '../conversations/conversations.js';
+import type { StoredMessage } from '../store/conversations.js';
 
 /** What an older snapshot becomes: the model's context does not grow with every page it saw. */
 export const SNAPSHOT_PLACEHOLDER = '[page snapshot omitted: a newer one follows]';

@@ -1,6 +1,6 @@
 import { DioscError } from '@diosc/protocol';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { HubServices } from '../hub-services.js';
+import type { Assistants } from '../assistants/assistants.js';
 
 /**
  * The one budget of messages a visitor session has per minute (the assistant's
@@ -9,7 +9,10 @@ import type { HubServices } from '../hub-services.js';
  * budget per route (the rate-limit plugin keeps a store per route), so a visitor using both wires
  * would get twice the assistant's limit. Runs after authentication (a route's `preHandler`).
  */
-export function visitorMessageLimit(app: FastifyInstance, hub: HubServices): preHandlerAsyncHookHandler {
+export function visitorMessageLimit(
+  app: FastifyInstance,
+  hub: { assistants: Pick<Assistants, 'find'> },
+): preHandlerAsyncHookHandler {
   const limiter = app.createRateLimit({
     timeWindow: 60_000,
     keyGenerator: (request: FastifyRequest) => `visitor-messages:${request.visitor?.id ?? 'none'}`,

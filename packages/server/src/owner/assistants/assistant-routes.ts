@@ -1,8 +1,12 @@
 import { validateAssistantAdminBody } from '@diosc/protocol/validators';
 import type { FastifyInstance } from 'fastify';
 import { ownerOf } from '../../auth/owner-request.js';
+import {
+  createAssistant,
+  deleteAssistant,
+  updateAssistant,
+} from '../../hub/assistant-admin/assistant-admin.js';
 import { assistantView, fromOwnerWrite } from '../../hub/assistants/admin-view.js';
-import { createAssistant, deleteAssistant, updateAssistant } from '../../hub/assistants/assistant-admin.js';
 import { hubOf, ownedAssistant } from './assistant-scope.js';
 
 /** List, create, read, change and delete the signed-in account's assistants. */

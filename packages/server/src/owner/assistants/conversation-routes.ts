@@ -1,6 +1,6 @@
 import type { FileDescriptor } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { deleteConversation } from '../../hub/conversations/delete-conversation.js';
+import { deleteConversation } from '../../hub/turns/delete-conversation.js';
 import { conversationIdOf, hubOf, integerParam, ownedAssistant, queryOf } from './assistant-scope.js';
 import { ownerFileUrl } from './file-routes.js';
 

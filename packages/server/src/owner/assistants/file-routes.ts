@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { DioscError } from '@diosc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { attachmentDisposition } from '../../hub/files/content-disposition.js';
-import { DOWNLOAD_HEADERS } from '../../hub/files/download-route.js';
 import { isTextType } from '../../hub/files/file-formats.js';
+import { DOWNLOAD_HEADERS } from '../../hub/routes/download-route.js';
 import { hubOf, ownedAssistant } from './assistant-scope.js';
 
 /** Where the owner downloads a file of one of the assistant's conversations (the transcript's chips). */

@@ -1,5 +1,5 @@
 import { createAssistants } from '../../../src/hub/assistants/assistants.js';
-import { createConversations } from '../../../src/hub/conversations/conversations.js';
+import { createConversations } from '../../../src/hub/store/conversations.js';
 import { createSecretBox } from '../../../src/secrets/secret-box.js';
 import type { Store } from '../../../src/store/dialect.js';
 

@@ -1,6 +1,6 @@
 import { createTestAccount } from '@diosc/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createAssistant } from '../../../src/hub/assistants/assistant-admin.js';
+import { createAssistant } from '../../../src/hub/assistant-admin/assistant-admin.js';
 import { describeOnDialects } from '../../hub/support/hub-server.js';
 import { type OwnerSession, signIn } from '../owner-client.js';
 import { type AdminHarness, codeOf, startAdmin } from './support.js';

@@ -1,8 +1,8 @@
 import { DioscError } from '@diosc/protocol';
 import { validateGrant } from '../../connections/grant.js';
 import type { DioscContext } from '../../context.js';
+import type { AssistantRecord, SecretsPatch } from '../assistants/assistants.js';
 import { hubServicesOf } from '../hub-services-of.js';
-import type { AssistantRecord, SecretsPatch } from './assistants.js';
 
 /**
  * Creating, changing or deleting an assistant, with the app connection that carries its account

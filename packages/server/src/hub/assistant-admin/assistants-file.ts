@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { DioscError } from '@diosc/protocol';
 import { parse as parseYaml } from 'yaml';
 import type { DioscContext } from '../../context.js';
+import { parseAssistantInput } from '../assistants/assistant-schema.js';
 import { hubServicesOf } from '../hub-services-of.js';
 import { createAssistant, updateAssistant } from './assistant-admin.js';
-import { parseAssistantInput } from './assistant-schema.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const isYaml = (path: string) => /\.ya?ml$/i.test(path);

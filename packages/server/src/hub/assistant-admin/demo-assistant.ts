@@ -1,7 +1,7 @@
 import type { DioscContext } from '../../context.js';
+import type { AssistantRecord } from '../assistants/assistants.js';
 import { hubServicesOf } from '../hub-services-of.js';
 import { createAssistant } from './assistant-admin.js';
-import type { AssistantRecord } from './assistants.js';
 
 export const DEMO_ASSISTANT_NAME = 'Demo assistant';
 

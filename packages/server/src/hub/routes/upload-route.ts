@@ -2,9 +2,9 @@ import { DioscError, FILE_UPLOAD_PARTS, HUB_ROUTES } from '@diosc/protocol';
 import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { filesPermissionOf } from '../assistants/assistant-config.js';
+import { descriptorOf } from '../files/file-descriptor.js';
 import type { HubServices } from '../hub-services.js';
 import { requireCallOfVisitor } from '../tool-calls/call-of-visitor.js';
-import { descriptorOf } from './file-descriptor.js';
 
 /** What multipart framing may add around the file's bytes before a Content-Length is plainly too large. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;

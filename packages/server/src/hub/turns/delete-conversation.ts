@@ -1,6 +1,6 @@
 import type { ConversationDeletion } from '@diosc/protocol';
 import type { Hub } from '../hub.js';
-import { stopTurn } from '../turns/cancel-turn.js';
+import { stopTurn } from './cancel-turn.js';
 
 /**
  * The owner deletes a conversation: a turn still running or waiting is stopped first, then the

@@ -2,9 +2,9 @@ import { HUB_ROUTES, INTERRUPT_ANSWER_MAX_BYTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Hub } from '../hub.js';
+import { answerInterrupt } from '../tool-calls/answer-interrupt.js';
+import { decideConsensus } from '../tool-calls/decide-consensus.js';
 import { cancelTurn } from '../turns/cancel-turn.js';
-import { answerInterrupt } from './answer-interrupt.js';
-import { decideConsensus } from './decide-consensus.js';
 
 /** The page's answers: an interrupt's result, an approval decision, a cancel. */
 export function answerRoutes(hub: Hub): FastifyPluginAsync {

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { DioscError, HUB_ROUTES } from '@diosc/protocol';
 import type { FastifyPluginAsync } from 'fastify';
+import { parseByteRange } from '../files/byte-range.js';
+import { attachmentDisposition } from '../files/content-disposition.js';
+import { isTextType } from '../files/file-formats.js';
 import type { HubServices } from '../hub-services.js';
-import { parseByteRange } from './byte-range.js';
-import { attachmentDisposition } from './content-disposition.js';
-import { isTextType } from './file-formats.js';
 
 /**
  * Headers of every download. The bytes are whatever a page uploaded, so they must never run on the

@@ -1,12 +1,12 @@
 import { type ConversationView, HUB_ROUTES } from '@diosc/protocol';
 import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import { displayMessages } from '../conversations/display.js';
 import type { Hub } from '../hub.js';
+import { turnView } from '../store/turns.js';
 import { consensusRequestOf } from '../tool-calls/consensus-request.js';
 import { interruptOf } from '../tool-calls/interrupt-view.js';
 import { sendMessage } from '../turns/send-message.js';
-import { turnView } from '../turns/turns.js';
-import { displayMessages } from './display.js';
 
 /** A visitor's conversations: create, list, read back (for a reload), and send a message. */
 export function conversationRoutes(deps: Hub, messageLimit: preHandlerAsyncHookHandler): FastifyPluginAsync {

@@ -3,7 +3,7 @@ import { validateHubBody } from '@diosc/protocol/validators';
 import type { FastifyPluginAsync } from 'fastify';
 import { publicView } from '../assistants/public-view.js';
 import type { HubServices } from '../hub-services.js';
-import { verifyIdentity } from './identity.js';
+import { verifyIdentity } from '../visitors/identity.js';
 
 /**
  * `POST /sessions`: the kit opens a visitor session with the assistant's publishable key. The
