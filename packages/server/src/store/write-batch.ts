@@ -37,7 +37,9 @@ export function createWriteBatch<Row>(options: {
     writing = writing.then(() =>
       options.write(batch).then(
         () => undefined,
-        (error: unknown) => options.onError(error, batch.length),
+        (error: unknown) => {
+          options.onError(error, batch.length);
+        },
       ),
     );
     return writing;

@@ -77,8 +77,10 @@ describe.each(DIALECTS)('audit store ($name)', (dialect) => {
 
     // With a working recorder the same decision commits with its one record; a second loses, records nothing.
     const calls = createToolCalls(db, clock, createAuditRecorder(clock, 'test'));
-    expect(await calls.transition('tc_1', 'consensus', 'ready', { audit: entry })).toBe(true);
-    expect(await calls.transition('tc_1', 'consensus', 'ready', { audit: entry })).toBe(false);
+    expect((await calls.transition('tc_1', 'consensus', 'ready', { audit: entry }))?.call.status).toBe(
+      'ready',
+    );
+    expect(await calls.transition('tc_1', 'consensus', 'ready', { audit: entry })).toBeUndefined();
     expect(await db.selectFrom('audit_records').select(['kind', 'outcome', 'instance']).execute()).toEqual([
       { kind: 'consensus_decision', outcome: 'approve', instance: 'test' },
     ]);

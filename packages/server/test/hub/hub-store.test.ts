@@ -102,6 +102,39 @@ describe.each(DIALECTS)('hub store ($name)', (dialect) => {
     expect(row?.status).toBe('done');
   });
 
+  it("tells a call's change how many other calls its step issued, and the call as it now is", async () => {
+    const { db, clock, conversation } = await setup();
+    const turns = createTurns(db, clock);
+    const turn = await turns.create(conversation.id, { tools: ['read_page'], intents: [] });
+    const calls = createToolCalls(db, clock, createAuditRecorder(clock, 'test'));
+    const call = (id: string, step: number, position: number) => ({
+      id,
+      turnId: turn.id,
+      step,
+      position,
+      modelCallId: `call_${id}`,
+      tool: 'read_page',
+      kind: 'browser' as const,
+      args: {},
+      status: 'interrupt' as const,
+      severity: null,
+      argsDigest: 'd',
+      schema: null,
+      output: null,
+      expiresAt: clock.now() + 10,
+    });
+    await calls.insertStep([call('tc_a', 0, 0), call('tc_b', 0, 1), call('tc_c', 0, 2)]);
+    await calls.insertStep([call('tc_alone', 1, 0)]);
+    const output = { type: 'json' as const, value: { text: 'read' } };
+    const changed = await calls.transition('tc_b', 'interrupt', 'done', { output });
+    expect(changed?.siblings).toBe(2);
+    expect(changed?.call).toEqual(await calls.get('tc_b'));
+    expect(changed?.call).toMatchObject({ status: 'done', output });
+    const alone = await calls.transition('tc_alone', 'interrupt', 'done', { output });
+    expect(alone?.siblings).toBe(0);
+    expect(await calls.transition('tc_alone', 'interrupt', 'done', { output })).toBeUndefined();
+  });
+
   it('keeps provider keys sealed: the row holds no plain secret, show() says only "set"', async () => {
     const { db, assistants, assistant } = await setup();
     await assistants.update(test!.accountId, assistant.id, {
