@@ -71,7 +71,7 @@ Two hub processes (the real app over SQLite, each its own store, \`bench/hub/hub
 scripted turns as the round-trip measurement of \`hub.md\`: a fresh conversation per block, ${PER_TURN} measured
 browser-tool round trips each (answer POST → next \`interrupt\` on the open stream). **Off**: as shipped.
 **On**: \`DIOSC_METRICS_TOKEN\` and \`DIOSC_TRACES_OTLP_URL\` set — every counter and histogram of the
-turn, a span for the turn, each model step (with the AI SDK's own spans), each wait; the spans
+turn, a span for the turn, each model step (with OpenTelemetry's \`gen_ai.*\` attributes), each wait; the spans
 batched and sent over OTLP/HTTP (protobuf) to a sink in the benchmark process, and \`/metrics\` scraped before
 every block (${result.exported.scrapes} scrapes, ${(result.exported.scrapeBytes / result.exported.scrapes / 1024).toFixed(1)} KB each; the scrape's own CPU falls between the measured windows).
 Blocks interleaved; CPU (user + system) read from each server process between blocks.
