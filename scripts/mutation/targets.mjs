@@ -107,6 +107,8 @@ export const TARGETS = [
         'turn',
         'call-views',
         'guards/answer-kinds',
+        'step-close',
+        'hub-store',
       ),
       ...hubSuites('files/tool-file', 'files/answer-bytes'),
       'packages/server/test/owner/assistants/tools-sitemap.test.ts',
