@@ -126,30 +126,35 @@ describe.each(DIALECTS)('the conversation history kept in memory ($name)', (dial
       'two',
     ]);
     expect(store.reads).toEqual([]);
+    // What a caller was given stays as it was when a message is appended after.
+    const given = await history.messages(id, { through: 2 });
+    await append('two and a half');
+    expect(given).toHaveLength(2);
+    expect(await history.messages(id, { through: 3 })).toHaveLength(3);
 
     // Another instance appended: `through` says so, and only the new message is read.
-    await say(id, 'three, elsewhere');
-    const three = await history.messages(id, { through: 3 });
-    expect(three.map((m) => m.seq)).toEqual([1, 2, 3]);
-    expect(store.reads).toEqual([{ after: 2, rows: 1 }]);
+    await say(id, 'four, elsewhere');
+    const four = await history.messages(id, { through: 4 });
+    expect(four.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    expect(store.reads).toEqual([{ after: 3, rows: 1 }]);
 
     // A message appended here after one this process never saw is not kept out of order: the
     // history knows the store is ahead, and reads, even when told an older `through`.
-    await say(id, 'four, elsewhere');
-    await append('five');
+    await say(id, 'five, elsewhere');
+    await append('six');
     store.reads.length = 0;
-    const five = await history.messages(id, { through: 3 });
-    expect(five.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(store.reads).toEqual([{ after: 3, rows: 2 }]);
+    const six = await history.messages(id, { through: 4 });
+    expect(six.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(store.reads).toEqual([{ after: 4, rows: 2 }]);
 
     // Kept messages are what the store holds, not the caller's objects.
-    const appended = five.at(-1)!;
-    const [read] = await elsewhere.messagesAfter(id, 4);
+    const appended = six.at(-1)!;
+    const [read] = await elsewhere.messagesAfter(id, 5);
     expect(appended).toEqual(read);
 
     // Without `through`, a read looks at the store as before.
     store.reads.length = 0;
     await history.messages(id);
-    expect(store.reads).toEqual([{ after: 5, rows: 0 }]);
+    expect(store.reads).toEqual([{ after: 6, rows: 0 }]);
   });
 });

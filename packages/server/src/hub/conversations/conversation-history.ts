@@ -11,7 +11,8 @@ import type { Conversations, StoredMessage } from '../store/conversations.js';
  */
 export interface ConversationHistory {
   /**
-   * The conversation's messages in order. Shared objects: callers never change them. With
+   * The conversation's messages in order, as they are now (an array of the caller's own: later
+   * appends do not reach it). The messages are shared objects: callers never change them. With
    * `through` (the conversation's last message number, as a read of the caller's saw it), a kept
    * history that reaches it is returned without reading the store.
    */
@@ -71,7 +72,7 @@ export function createConversationHistory(
       if (read && options?.through !== undefined && lastSeq(read) >= Math.max(options.through, read.stored)) {
         drop(conversationId);
         keep(conversationId, read);
-        return read.messages;
+        return read.messages.slice();
       }
       const fresh = await conversations.messagesAfter(conversationId, lastSeq(read));
       // Another read may have kept (or dropped) this conversation meanwhile: build on what is kept now.
@@ -84,7 +85,7 @@ export function createConversationHistory(
       }
       entry.stored = Math.max(entry.stored, lastSeq(entry));
       keep(conversationId, entry);
-      return entry.messages;
+      return entry.messages.slice();
     },
     appended(conversationId, message) {
       const entry =
