@@ -72,8 +72,9 @@ scripted turns as the round-trip measurement of \`hub.md\`: a fresh conversation
 browser-tool round trips each (answer POST → next \`interrupt\` on the open stream). **Off**: as shipped.
 **On**: \`DIOSC_METRICS_TOKEN\` and \`DIOSC_TRACES_OTLP_URL\` set — every counter and histogram of the
 turn, a span for the turn, each model step (with OpenTelemetry's \`gen_ai.*\` attributes), each wait; the spans
-batched and sent over OTLP/HTTP (protobuf) to a sink in the benchmark process, and \`/metrics\` scraped before
-every block (${result.exported.scrapes} scrapes, ${(result.exported.scrapeBytes / result.exported.scrapes / 1024).toFixed(1)} KB each; the scrape's own CPU falls between the measured windows).
+batched and sent over OTLP/HTTP (protobuf) to a sink in the benchmark process, and \`/metrics\` scraped ${result.method.scrapeEveryMs === 0 ? 'before every block' : `at most every ${result.method.scrapeEveryMs / 1000} s`}
+(${result.exported.scrapes} scrapes, ${(result.exported.scrapeBytes / result.exported.scrapes / 1024).toFixed(1)} KB each; the scrape's own CPU falls between the measured windows).
+${result.method.warmUpBlocks} blocks a side of warm-up first, then forgotten.
 Blocks interleaved; CPU (user + system) read from each server process between blocks.
 
 | | server CPU per round trip (ms) | p50 (ms) | p95 (ms) | p99 (ms) | n |

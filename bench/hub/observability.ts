@@ -14,6 +14,8 @@ export const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef0123456789';
 
 export interface ObservabilityResult {
   roundTrips: number;
+  /** Warm-up blocks a side (forgotten), and the least time between two scrapes (0: every block). */
+  method: { warmUpBlocks: number; scrapeEveryMs: number };
   /** Server CPU per round trip (user + system, ms). */
   cpuMsPerRoundTrip: { off: number; on: number };
   /** (on − off) / off, in percent. */
@@ -49,7 +51,9 @@ export function startOtlpSink(): Promise<{
 }
 
 /** Blocks of round trips each side runs before the measured ones. */
-const WARM_UP_BLOCKS = 40;
+const WARM_UP_BLOCKS = Number(process.env.BENCH_WARM_UP ?? 40);
+/** Least time between two scrapes of `/metrics` (0: before every block of the metered side). */
+const SCRAPE_EVERY_MS = Number(process.env.BENCH_SCRAPE_MS ?? 0);
 
 export async function measureObservability(
   off: Child<HubInfo>,
@@ -73,8 +77,12 @@ export async function measureObservability(
     scrapes.bytes += (await response.text()).length;
     scrapes.count++;
   };
+  let scrapedAt = Number.NEGATIVE_INFINITY;
   const run = async (side: (typeof sides)[number]) => {
-    if (side.name === 'on') await scrape();
+    if (side.name === 'on' && Date.now() - scrapedAt >= SCRAPE_EVERY_MS) {
+      await scrape();
+      scrapedAt = Date.now();
+    }
     const [block, used]: [number[], Usage] = await oursBlock(side.client, usageOf(side.child));
     samples[side.name].push(...block);
     cpu[side.name] += used.cpuMicros;
@@ -95,6 +103,7 @@ export async function measureObservability(
   const onMs = cpu.on / 1000 / samples.on.length;
   return {
     roundTrips: samples.on.length,
+    method: { warmUpBlocks: WARM_UP_BLOCKS, scrapeEveryMs: SCRAPE_EVERY_MS },
     cpuMsPerRoundTrip: { off: offMs, on: onMs },
     cpuOverheadPercent: ((onMs - offMs) / offMs) * 100,
     latency: { off: percentiles(samples.off), on: percentiles(samples.on) },
