@@ -29,7 +29,6 @@ function toRecord(row: HubTurnsTable): TurnRecord {
 export interface TurnRun {
   turn: TurnRecord;
   visitorId: string;
-  assistantId: string;
   /** Undefined when the assistant was deleted while the turn waited. */
   assistant: AssistantRecord | undefined;
   /** The number of the conversation's last message (0 for none). */
@@ -78,7 +77,6 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
       return row ? toRecord(row) : undefined;
     },
 
-    /** The turn with who it is for (its conversation's assistant and visitor): what a run starts from. */
     /**
      * What a run of the turn starts from, in one read: the turn, its conversation's visitor, its
      * assistant (undefined once deleted), the conversation's last message number (a history kept
@@ -134,7 +132,6 @@ export function createTurns(db: Kysely<Database>, clock: Clock) {
       return {
         turn: toRecord(row),
         visitorId: row.visitor_id,
-        assistantId: row.assistant_id,
         assistant,
         lastSeq: Number(row.last_seq ?? 0),
         // SQLite answers 0 or 1, PostgreSQL a boolean.
