@@ -113,7 +113,7 @@ export const TARGETS = [
       ...hubSuites('files/tool-file', 'files/answer-bytes'),
       // A call's audit record, what its metrics and spans say of it, an MCP server's tool run by
       // the one door, a call cut by a crash and a wait closed by another instance's sweeper.
-      ...hubSuites('mcp-server-tools', 'crash', 'instances'),
+      ...hubSuites('mcp-server-tools', 'crash', 'instances', 'call-door'),
       'packages/server/test/audit/decisions-audit.test.ts',
       'packages/server/test/observability/metrics.test.ts',
       'packages/server/test/observability/traces.test.ts',

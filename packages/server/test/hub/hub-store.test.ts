@@ -135,6 +135,117 @@ describe.each(DIALECTS)('hub store ($name)', (dialect) => {
     expect(await calls.transition('tc_alone', 'interrupt', 'done', { output })).toBeUndefined();
   });
 
+  it("keeps a call's deadline and resolution time: set when done, untouched otherwise; a call without a deadline has none", async () => {
+    const { db, clock, conversation } = await setup();
+    const turn = await createTurns(db, clock).create(conversation.id, { tools: ['read_page'], intents: [] });
+    const calls = createToolCalls(db, clock, createAuditRecorder(clock, 'test'));
+    const base = {
+      turnId: turn.id,
+      step: 0,
+      tool: 'read_page',
+      args: {},
+      severity: null,
+      argsDigest: 'd',
+      schema: null,
+      output: null,
+    };
+    await calls.insertStep([
+      {
+        ...base,
+        id: 'tc_waits',
+        modelCallId: 'call_waits',
+        position: 0,
+        kind: 'browser',
+        status: 'interrupt',
+        expiresAt: clock.now() + 500,
+      },
+      {
+        ...base,
+        id: 'tc_server',
+        modelCallId: 'call_server',
+        position: 1,
+        kind: 'server',
+        status: 'ready',
+        expiresAt: null,
+      },
+      {
+        ...base,
+        id: 'tc_refused',
+        modelCallId: 'call_refused',
+        position: 2,
+        kind: 'refused',
+        status: 'done',
+        expiresAt: null,
+      },
+    ]);
+    expect((await calls.get('tc_waits'))?.expiresAt).toBe(clock.now() + 500);
+    expect((await calls.get('tc_server'))?.expiresAt).toBeNull();
+    const resolvedAt = async (id: string) =>
+      (
+        await db
+          .selectFrom('hub_tool_calls')
+          .select('resolved_at')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).resolved_at;
+    expect(await calls.stepWaits(turn.id, 0)).toBe(true);
+    clock.advance(40);
+    await calls.transition('tc_server', 'ready', 'running');
+    expect(await resolvedAt('tc_server')).toBeNull();
+    clock.advance(60);
+    await calls.transition('tc_waits', 'interrupt', 'done', { output: { type: 'json', value: 1 } });
+    expect(Number(await resolvedAt('tc_waits'))).toBe(clock.now());
+    expect(await calls.stepWaits(turn.id, 0)).toBe(false);
+    // Where each ran, for the transcript: server and refused calls on the server, the rest in the page.
+    expect(await calls.locations([])).toEqual(new Map());
+    expect(await calls.locations([turn.id])).toEqual(
+      new Map([
+        ['call_waits', 'browser'],
+        ['call_server', 'server'],
+        ['call_refused', 'server'],
+      ]),
+    );
+  });
+
+  it('changes a call and writes its audit record together: an audit that fails leaves the call as it was', async () => {
+    const { db, clock, conversation } = await setup();
+    const turn = await createTurns(db, clock).create(conversation.id, { tools: [], intents: [] });
+    const failing = {
+      async record() {
+        throw new Error('audit store unavailable');
+      },
+    };
+    const calls = createToolCalls(db, clock, failing);
+    await calls.insertStep([
+      {
+        id: 'tc_decided',
+        turnId: turn.id,
+        step: 0,
+        position: 0,
+        modelCallId: 'call_d',
+        tool: 'item_write',
+        kind: 'server',
+        args: {},
+        status: 'consensus',
+        severity: 'high',
+        argsDigest: 'd',
+        schema: null,
+        output: null,
+        expiresAt: clock.now() + 500,
+      },
+    ]);
+    const entry = {
+      kind: 'consensus_decision' as const,
+      actor: { kind: 'visitor' as const, id: 'anon_1' },
+      subject: 'item_write',
+      outcome: 'approve' as const,
+    };
+    await expect(
+      calls.transition('tc_decided', 'consensus', 'ready', { answer: { decision: 'approve' }, audit: entry }),
+    ).rejects.toThrow('audit store unavailable');
+    expect(await calls.get('tc_decided')).toMatchObject({ status: 'consensus', answer: null });
+  });
+
   it('keeps provider keys sealed: the row holds no plain secret, show() says only "set"', async () => {
     const { db, assistants, assistant } = await setup();
     await assistants.update(test!.accountId, assistant.id, {
