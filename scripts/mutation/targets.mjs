@@ -111,9 +111,11 @@ export const TARGETS = [
         'hub-store',
       ),
       ...hubSuites('files/tool-file', 'files/answer-bytes'),
-      // A call's audit record, what its metrics and spans say of it, an MCP server's tool run by
-      // the one door, a call cut by a crash and a wait closed by another instance's sweeper.
-      ...hubSuites('mcp-server-tools', 'crash', 'instances', 'call-door'),
+      // The door itself, a call's audit record, what its metrics and spans say of it, server tools
+      // run through it (an MCP server's, one failing with outside text, one delivering a file), a
+      // call cut by a crash and a wait closed by another instance's sweeper.
+      ...hubSuites('call-door', 'mcp-server-tools', 'outside-text-secrets', 'files/generate-file'),
+      ...hubSuites('crash', 'instances'),
       'packages/server/test/audit/decisions-audit.test.ts',
       'packages/server/test/observability/metrics.test.ts',
       'packages/server/test/observability/traces.test.ts',
