@@ -181,6 +181,23 @@ describeOnDialects('interrupt answers', () => {
     );
   });
 
+  it('refuses a cancel with a body that is not empty, leaving the turn waiting; a cancel with no body at all is taken', async () => {
+    const { client, conversation, stream, interrupt, turnId } = await waitingTurn();
+    const before = await rowCounts(server!.store);
+    const refused = await client.request('POST', `/turns/${turnId}/cancel`, { x: 1 });
+    expect(refused.status).toBe(400);
+    expect(code(refused.body)).toBe('invalid_input');
+    expect(await rowCounts(server!.store)).toEqual(before);
+    expect((await client.view(conversation)).body.turn).toMatchObject({ id: turnId, status: 'waiting' });
+    expect(stream.ofType('turn.cancelled')).toEqual([]);
+
+    const bare = await client.request('POST', `/turns/${turnId}/cancel`);
+    expect(bare.status).toBe(200);
+    expect(bare.body).toMatchObject({ id: turnId, status: 'cancelled' });
+    await stream.until('turn.cancelled');
+    expect(code((await client.answer(interrupt.id, { result: 1 })).body)).toBe('interrupt_not_pending');
+  });
+
   it('refuses a second message while a turn waits (turn_in_progress), storing nothing', async () => {
     const { client, conversation } = await waitingTurn();
     const before = await rowCounts(server!.store);

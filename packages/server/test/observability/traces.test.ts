@@ -177,6 +177,66 @@ describeOnDialects('traces', () => {
     }
   });
 
+  it('end the wait of a browser tool and of an approval nobody answered as timed out', async () => {
+    const { exporter, tracing } = traced();
+    server = await startHubServer({
+      tracing,
+      realClock: false,
+      script: [
+        { toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] },
+        { toolCalls: [{ toolName: 'item_write', input: write }] },
+        { text: 'Nobody answered.' },
+      ],
+      assistant: {
+        browserTools: [HIGHLIGHT],
+        serverTools: {
+          account: { grant: [{ collection: 'notes', functions: ['item_write'] }] },
+          consensus: { item_write: 'high' },
+        },
+        limits: { interruptTimeoutMs: 1_000, consensusTimeoutMs: 1_000 },
+      },
+    });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, {
+      text: VISITOR_TEXT,
+      registry: { tools: ['highlight_row'], intents: [] },
+    });
+    const { interrupt } = await stream.until('interrupt');
+    server.clock.advance(1_001);
+    expect(await stream.until('interrupt.resolved')).toMatchObject({
+      interruptId: interrupt.id,
+      outcome: 'timed_out',
+    });
+    await stream.until('consensus.requested');
+    server.clock.advance(1_001);
+    await stream.until('turn.done');
+    stream.close();
+
+    const spans = exporter.getFinishedSpans();
+    const root = spans.find((span) => span.name === 'diosc.turn')!;
+    const wait = (name: string) => {
+      const found = spans.filter((span) => span.name === name);
+      expect(found).toHaveLength(1);
+      expect(parentOf(found[0]!)).toBe(idOf(root));
+      return found[0]!;
+    };
+    for (const [name, tool] of [
+      ['diosc.interrupt_wait', 'highlight_row'],
+      ['diosc.consensus_wait', 'item_write'],
+    ] as const) {
+      const span = wait(name);
+      expect(span.attributes).toMatchObject({
+        'diosc.tool': tool,
+        'diosc.wait.outcome': 'timed_out',
+        'diosc.result.code': 'interrupt_timed_out',
+      });
+      expect(span.status.code).toBe(2);
+      expect(span.attributes['diosc.span.abandoned']).toBeUndefined();
+    }
+    // The approval never ran: no tool call span.
+    expect(spans.filter((span) => span.name === 'diosc.tool_call')).toEqual([]);
+  });
+
   it('end a failed turn with its code, and keep a provider’s error text out of the model step’s span', async () => {
     const { exporter, tracing } = traced();
     server = await startHubServer({
