@@ -115,7 +115,7 @@ export const TARGETS = [
       // run through it (an MCP server's, one failing with outside text, one delivering a file), a
       // call cut by a crash and a wait closed by another instance's sweeper.
       ...hubSuites('call-door', 'mcp-server-tools', 'outside-text-secrets', 'files/generate-file'),
-      ...hubSuites('crash', 'instances'),
+      ...hubSuites('crash', 'instances', 'deadline-sweeper', 'call-outcomes'),
       'packages/server/test/audit/decisions-audit.test.ts',
       'packages/server/test/observability/metrics.test.ts',
       'packages/server/test/observability/traces.test.ts',
