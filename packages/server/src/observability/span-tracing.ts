@@ -7,6 +7,7 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  type Tracer,
   trace,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -21,14 +22,45 @@ import type { Tracing, TurnRef, WaitKind } from './tracing.js';
  */
 export const MAX_OPEN_SPANS = 10_000;
 
+/** How long an ended step, wait or call waits to be made into a span with the others of its batch. */
+export const SPAN_BATCH_MS = 100;
+/** A batch this large is made at once, whatever its age. */
+const SPAN_BATCH_MAX = 256;
+
 export interface SpanTracingOptions {
   /** Where ended spans go: an OTLP exporter's batch processor in production, memory in tests. */
   spanProcessors: SpanProcessor[];
+  /** `SPAN_BATCH_MS` unless given; 0 makes each span as it ends (what tests read at once). */
+  batchMs?: number;
 }
 
 /**
+ * A model step, wait or call that has ended, not yet made into a span. Only ended spans ever leave
+ * the process, so making one when it ends, with the times it had, shows a backend the same span.
+ * Made together in a batch, off the round trip, the SDK's span code costs a turn measurably less
+ * than starting and ending each span amid the turn's own work (docs/operations.md, "Cost").
+ */
+interface EndedSpan {
+  name: string;
+  kind: SpanKind;
+  parent: Context;
+  attributes: Attributes;
+  /** Epoch milliseconds, fractional. */
+  startTime: number;
+  endTime: number;
+  /** The result code (`ok` or an error code), none for a span ended as abandoned; what else the end adds. */
+  result?: string;
+  endAttributes?: Attributes;
+  /** The type of the error a step failed with (never its message). */
+  exception?: string;
+}
+
+/** Epoch milliseconds with the monotonic clock's resolution (the SDK takes a number as epoch ms). */
+const now = () => performance.timeOrigin + performance.now();
+
+/**
  * OTLP/HTTP with protobuf bodies to a collector's traces endpoint: half the bytes of the JSON
- * exporter, and in the hub benchmark about two points less server CPU per round trip.
+ * exporter, for the same server CPU in the hub benchmark.
  */
 export function otlpSpanProcessor(url: string): SpanProcessor {
   return new BatchSpanProcessor(new OTLPTraceExporter({ url }));
@@ -43,6 +75,21 @@ function endWith(span: Span, result: string, attributes: Attributes = {}): void 
   span.end();
 }
 
+function make(tracer: Tracer, ended: EndedSpan): void {
+  const span = tracer.startSpan(
+    ended.name,
+    { attributes: ended.attributes, kind: ended.kind, startTime: ended.startTime },
+    ended.parent,
+  );
+  if (ended.exception !== undefined) span.recordException({ name: ended.exception }, ended.endTime);
+  if (ended.result === undefined) span.setAttributes({ ...ended.endAttributes });
+  else {
+    span.setAttributes({ 'diosc.result.code': code(ended.result), ...ended.endAttributes });
+    if (ended.result !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end(ended.endTime);
+}
+
 function codeOfError(error: unknown, otherwise = 'internal'): string {
   const value = (error as { code?: unknown } | null)?.code;
   return typeof value === 'string' && isErrorCode(value) ? value : otherwise;
@@ -55,16 +102,43 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     spanProcessors: options.spanProcessors,
   });
   const tracer = provider.getTracer('diosc');
+  const batchMs = options.batchMs ?? SPAN_BATCH_MS;
   const turns = new Map<string, { span: Span; context: Context }>();
-  const waits = new Map<string, { span: Span }>();
+  const waits = new Map<string, Omit<EndedSpan, 'endTime' | 'result'>>();
+  let batch: EndedSpan[] = [];
+  let timer: NodeJS.Timeout | undefined;
 
-  const remember = <V extends { span: Span }>(map: Map<string, V>, key: string, entry: V) => {
+  const makeBatch = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const made = batch;
+    batch = [];
+    for (const ended of made) make(tracer, ended);
+  };
+  const ended = (span: EndedSpan) => {
+    if (batchMs === 0) return make(tracer, span);
+    batch.push(span);
+    if (batch.length >= SPAN_BATCH_MAX) makeBatch();
+    else if (!timer) {
+      timer = setTimeout(makeBatch, batchMs);
+      timer.unref();
+    }
+  };
+
+  const abandonTurn = (entry: { span: Span }) => {
+    entry.span.setAttribute('diosc.span.abandoned', true);
+    entry.span.end();
+  };
+  const abandonWait = (wait: Omit<EndedSpan, 'endTime' | 'result'>) =>
+    ended({ ...wait, endTime: now(), endAttributes: { 'diosc.span.abandoned': true } });
+
+  /** Past `MAX_OPEN_SPANS` the oldest entry is ended as abandoned. */
+  const remember = <V>(map: Map<string, V>, key: string, entry: V, abandon: (entry: V) => void) => {
     map.set(key, entry);
     if (map.size <= MAX_OPEN_SPANS) return;
     const [oldestKey, oldest] = map.entries().next().value as [string, V];
     map.delete(oldestKey);
-    oldest.span.setAttribute('diosc.span.abandoned', true);
-    oldest.span.end();
+    abandon(oldest);
   };
 
   const attributesOf = (turn: TurnRef): Attributes => ({
@@ -82,7 +156,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       ROOT_CONTEXT,
     );
     const entry = { span, context: trace.setSpan(ROOT_CONTEXT, span) };
-    remember(turns, turn.turnId, entry);
+    remember(turns, turn.turnId, entry, abandonTurn);
     return entry.context;
   };
 
@@ -90,19 +164,21 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     name: string,
     parent: Context,
     attributes: Attributes,
-    run: (ctx: Context) => Promise<T>,
+    run: () => Promise<T>,
     codeOf: (result: T) => string,
     kind: SpanKind = SpanKind.INTERNAL,
   ): Promise<T> {
-    const span = tracer.startSpan(name, { attributes, kind }, parent);
-    const ctx = trace.setSpan(parent, span);
+    const startTime = now();
+    let result = 'internal';
     try {
-      const result = await run(ctx);
-      endWith(span, codeOf(result));
-      return result;
+      const value = await run();
+      result = codeOf(value);
+      return value;
     } catch (error) {
-      endWith(span, codeOfError(error));
+      result = codeOfError(error);
       throw error;
+    } finally {
+      ended({ name, kind, parent, attributes, startTime, endTime: now(), result });
     }
   }
 
@@ -113,7 +189,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
         { root: true, attributes: attributesOf(turn) },
         ROOT_CONTEXT,
       );
-      remember(turns, turn.turnId, { span, context: trace.setSpan(ROOT_CONTEXT, span) });
+      remember(turns, turn.turnId, { span, context: trace.setSpan(ROOT_CONTEXT, span) }, abandonTurn);
     },
     turnEnded(turnId, outcome, errorCode) {
       const open = turns.get(turnId);
@@ -124,34 +200,42 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       });
     },
     async modelStep(turn, step, model, run) {
-      const span = tracer.startSpan(
-        'diosc.model_step',
-        {
-          attributes: {
-            ...attributesOf(turn),
-            'diosc.step': step,
-            // OpenTelemetry's GenAI conventions, so a tracing backend's model views read them.
-            'gen_ai.operation.name': 'chat',
-            'gen_ai.provider.name': model.provider,
-            'gen_ai.request.model': model.modelId,
-          },
-          kind: SpanKind.CLIENT,
+      const span = {
+        name: 'diosc.model_step',
+        kind: SpanKind.CLIENT,
+        parent: turnContext(turn),
+        attributes: {
+          ...attributesOf(turn),
+          'diosc.step': step,
+          // OpenTelemetry's GenAI conventions, so a tracing backend's model views read them.
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': model.provider,
+          'gen_ai.request.model': model.modelId,
         },
-        turnContext(turn),
-      );
+        startTime: now(),
+      };
       try {
         const result = await run();
-        endWith(span, 'ok', {
-          'gen_ai.usage.input_tokens': result.usage.inputTokens,
-          'gen_ai.usage.output_tokens': result.usage.outputTokens,
-          'gen_ai.response.finish_reasons': [result.finishReason],
+        ended({
+          ...span,
+          endTime: now(),
+          result: 'ok',
+          endAttributes: {
+            'gen_ai.usage.input_tokens': result.usage.inputTokens,
+            'gen_ai.usage.output_tokens': result.usage.outputTokens,
+            'gen_ai.response.finish_reasons': [result.finishReason],
+          },
         });
         return result;
       } catch (error) {
         // The provider's message may echo a key or the prompt: the span keeps the error's type only.
         const name = (error as { name?: unknown } | null)?.name;
-        span.recordException({ name: typeof name === 'string' ? name.slice(0, 64) : 'Error' });
-        endWith(span, codeOfError(error, 'model_failed'));
+        ended({
+          ...span,
+          endTime: now(),
+          result: codeOfError(error, 'model_failed'),
+          exception: typeof name === 'string' ? name.slice(0, 64) : 'Error',
+        });
         throw error;
       }
     },
@@ -165,22 +249,30 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       );
     },
     waitBegan(turn, callId, kind: WaitKind, tool) {
-      const span = tracer.startSpan(
-        kind === 'interrupt' ? 'diosc.interrupt_wait' : 'diosc.consensus_wait',
-        { attributes: { ...attributesOf(turn), 'diosc.tool': tool } },
-        turnContext(turn),
+      remember(
+        waits,
+        callId,
+        {
+          name: kind === 'interrupt' ? 'diosc.interrupt_wait' : 'diosc.consensus_wait',
+          kind: SpanKind.INTERNAL,
+          parent: turnContext(turn),
+          attributes: { ...attributesOf(turn), 'diosc.tool': tool },
+          startTime: now(),
+        },
+        abandonWait,
       );
-      remember(waits, callId, { span });
     },
     waitEnded(callId, outcome) {
-      const span = waits.get(callId)?.span;
-      if (!span) return;
+      const wait = waits.get(callId);
+      if (!wait) return;
       waits.delete(callId);
-      span.setAttribute('diosc.wait.outcome', outcome);
-      endWith(
-        span,
-        outcome === 'timed_out' ? 'interrupt_timed_out' : outcome === 'cancelled' ? 'cancelled' : 'ok',
-      );
+      ended({
+        ...wait,
+        endTime: now(),
+        result:
+          outcome === 'timed_out' ? 'interrupt_timed_out' : outcome === 'cancelled' ? 'cancelled' : 'ok',
+        endAttributes: { 'diosc.wait.outcome': outcome },
+      });
     },
     mcpCall(functionName, run, codeOf) {
       return inSpan(
@@ -194,12 +286,11 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     },
     async shutdown() {
       // Waits and turns this process never saw end: they end with it, marked so a reader knows.
-      for (const { span } of [...waits.values(), ...turns.values()]) {
-        span.setAttribute('diosc.span.abandoned', true);
-        span.end();
-      }
-      turns.clear();
+      for (const wait of waits.values()) abandonWait(wait);
+      for (const turn of turns.values()) abandonTurn(turn);
       waits.clear();
+      turns.clear();
+      makeBatch();
       await provider.shutdown();
     },
   };

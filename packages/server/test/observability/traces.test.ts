@@ -1,6 +1,11 @@
 import { loadConfig } from '@diosc/server';
 import { SpanKind } from '@opentelemetry/api';
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../hub/support/hub-server.js';
 import { connectClient, createConnection } from '../mcp/support.js';
@@ -33,12 +38,28 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Spans made as each ends (no batch), so a test reads them as soon as the turn is over. */
 function traced() {
   const exporter = new InMemorySpanExporter();
-  return { exporter, tracing: { spanProcessors: [new SimpleSpanProcessor(exporter)] } };
+  return { exporter, tracing: { spanProcessors: [new SimpleSpanProcessor(exporter)], batchMs: 0 } };
+}
+
+/** Every span exported, kept past the provider's shutdown (which empties an in-memory exporter). */
+function keptSpans() {
+  const spans: ReadableSpan[] = [];
+  const exporter: SpanExporter = {
+    export(batch, done) {
+      spans.push(...batch);
+      done({ code: 0 }); // ExportResultCode.SUCCESS
+    },
+    shutdown: async () => {},
+  };
+  return { spans, processor: new SimpleSpanProcessor(exporter) };
 }
 
 const idOf = (span: ReadableSpan) => span.spanContext().spanId;
+/** An HrTime ([seconds, nanoseconds]) as epoch milliseconds. */
+const ms = ([seconds, nanos]: readonly [number, number]) => seconds * 1000 + nanos / 1e6;
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
 /** Everything a span would send, as one string to search for what must not be in it. */
@@ -264,6 +285,78 @@ describeOnDialects('traces', () => {
     expect(text).not.toContain('Ada');
     expect(text).not.toContain('sk-live');
     expect(text).not.toContain('provider down');
+  });
+
+  it('make the ended steps and waits in batches, with the times they had; the batch left is made at shutdown', async () => {
+    const { spans, processor } = keptSpans();
+    // A batch older than the test: only the shutdown makes it.
+    server = await startHubServer({
+      tracing: { spanProcessors: [processor], batchMs: 3_600_000 },
+      script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: 'Done.' }],
+      assistant: { browserTools: [HIGHLIGHT] },
+    });
+    const { client, conversation, stream } = await server.visit();
+    const sentAt = Date.now();
+    await client.send(conversation, {
+      text: VISITOR_TEXT,
+      registry: { tools: ['highlight_row'], intents: [] },
+    });
+    const { interrupt } = await stream.until('interrupt');
+    await client.answer(interrupt.id, { result: { highlighted: '42' } });
+    await stream.until('turn.done');
+    const doneAt = Date.now();
+    stream.close();
+    // The turn's own span ends as the turn does; its steps and wait wait for their batch.
+    expect(spans.map((span) => span.name)).toEqual(['diosc.turn']);
+    await server.close();
+    server = undefined;
+    const root = spans[0]!;
+    const names = spans.map((span) => span.name).sort();
+    expect(names).toEqual(['diosc.interrupt_wait', 'diosc.model_step', 'diosc.model_step', 'diosc.turn']);
+    const steps = spans.filter((span) => span.name === 'diosc.model_step');
+    const wait = spans.find((span) => span.name === 'diosc.interrupt_wait')!;
+    for (const span of [...steps, wait]) {
+      expect(parentOf(span)).toBe(idOf(root));
+      expect(span.spanContext().traceId).toBe(root.spanContext().traceId);
+      expect(span.attributes['diosc.result.code']).toBe('ok');
+      // Made at shutdown, but timed when it happened: inside the turn, never after it.
+      const start = ms(span.startTime);
+      const end = ms(span.endTime);
+      expect(start).toBeGreaterThanOrEqual(sentAt - 1);
+      expect(end).toBeGreaterThanOrEqual(start);
+      expect(end).toBeLessThanOrEqual(doneAt + 1);
+    }
+    // In order: the first step asked, the page was waited on, then the second step answered.
+    const [first, second] = steps.sort((a, b) => ms(a.startTime) - ms(b.startTime));
+    expect(ms(wait.startTime)).toBeGreaterThanOrEqual(ms(first!.endTime) - 1);
+    expect(ms(second!.startTime)).toBeGreaterThanOrEqual(ms(wait.endTime) - 1);
+    expect(wait.attributes).toMatchObject({
+      'diosc.wait.outcome': 'answered',
+      'diosc.tool': 'highlight_row',
+    });
+  });
+
+  it('end a wait the process never saw answered as abandoned when it stops', async () => {
+    const { spans, processor } = keptSpans();
+    server = await startHubServer({
+      tracing: { spanProcessors: [processor] },
+      script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: 'Done.' }],
+      assistant: { browserTools: [HIGHLIGHT] },
+    });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, {
+      text: VISITOR_TEXT,
+      registry: { tools: ['highlight_row'], intents: [] },
+    });
+    await stream.until('interrupt');
+    stream.close();
+    await server.close();
+    server = undefined;
+    const wait = spans.find((span) => span.name === 'diosc.interrupt_wait')!;
+    const turn = spans.find((span) => span.name === 'diosc.turn')!;
+    for (const span of [wait, turn]) expect(span.attributes['diosc.span.abandoned']).toBe(true);
+    expect(wait.attributes['diosc.result.code']).toBeUndefined();
+    expect(parentOf(wait)).toBe(idOf(turn));
   });
 
   it('make each /mcp call a span of its function and code', async () => {
