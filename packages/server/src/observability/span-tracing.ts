@@ -23,9 +23,9 @@ import type { Tracing, TurnRef, WaitKind } from './tracing.js';
 export const MAX_OPEN_SPANS = 10_000;
 
 /** How long an ended step, wait or call waits to be made into a span with the others of its batch. */
-export const SPAN_BATCH_MS = 100;
+export const SPAN_BATCH_MS = 1_000;
 /** A batch this large is made at once, whatever its age. */
-const SPAN_BATCH_MAX = 256;
+const SPAN_BATCH_MAX = 1_024;
 
 export interface SpanTracingOptions {
   /** Where ended spans go: an OTLP exporter's batch processor in production, memory in tests. */
