@@ -4,19 +4,14 @@ import type { ToolCallRecord } from '../../src/hub/store/tool-calls.js';
 import { startDeadlineSweeper, sweepDeadlines } from '../../src/hub/tool-calls/deadline-sweeper.js';
 import { scrape } from '../observability/scrape.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from './support/hub-server.js';
+import { planWrite } from './support/plan-write.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef0123456789abcdef';
 const REGISTRY = { tools: ['read_page'], intents: [] };
 /** The plugin's own sweeper never ticks during a test: the test sweeps itself. */
 const NEVER = 3_600_000;
 
-const write = {
-  collection: 'notes',
-  item: 'plan',
-  requestId: 'req-sweep-1',
-  ifNoneMatch: '*',
-  content: { title: 'Plan', body: 'Ship it.', contentType: 'text/plain' },
-};
+const write = planWrite('req-sweep-1');
 
 let server: HubTestServer | undefined;
 afterEach(async () => {

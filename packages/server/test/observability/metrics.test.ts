@@ -3,6 +3,7 @@ import { startTestServer } from '@diosc/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { uploadFile } from '../hub/files/file-client.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../hub/support/hub-server.js';
+import { planWrite } from '../hub/support/plan-write.js';
 import { connectClient, createConnection } from '../mcp/support.js';
 import { parseScrape, type Scrape, scrape } from './scrape.js';
 
@@ -20,13 +21,7 @@ const HIGHLIGHT = {
   },
 };
 
-const write = {
-  collection: 'notes',
-  item: 'plan',
-  requestId: 'req-metrics-1',
-  ifNoneMatch: '*',
-  content: { title: 'Plan', body: 'Ship it.', contentType: 'text/plain' },
-};
+const write = planWrite('req-metrics-1');
 
 let server: HubTestServer | undefined;
 afterEach(async () => {

@@ -8,6 +8,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../hub/support/hub-server.js';
+import { planWrite } from '../hub/support/plan-write.js';
 import { connectClient, createConnection } from '../mcp/support.js';
 
 const VISITOR_TEXT = 'Please highlight product 42 for Ada Lovelace';
@@ -24,13 +25,7 @@ const HIGHLIGHT = {
   },
 };
 
-const write = {
-  collection: 'notes',
-  item: 'plan',
-  requestId: 'req-traces-1',
-  ifNoneMatch: '*',
-  content: { title: 'Secret plan of Ada', body: 'Ship it.', contentType: 'text/plain' },
-};
+const write = planWrite('req-traces-1', 'plan', 'Secret plan of Ada');
 
 let server: HubTestServer | undefined;
 afterEach(async () => {

@@ -4,6 +4,7 @@ import type { Script, ScriptedCall } from '../../../src/hub/model/scripted/scrip
 import { snapshot } from '../../http/snapshot.js';
 import { multipartBody, PNG_1PX } from '../files/file-client.js';
 import { HubClient, type HubTestServer, PAGE_ORIGIN, startHubServer } from '../support/hub-server.js';
+import { planWrite } from '../support/plan-write.js';
 import { FuzzClient } from './fuzz-client.js';
 
 /** A visitor session and one idle conversation of its own. */
@@ -33,13 +34,7 @@ export const CROWD = 44;
 /** The per-address session limit is 30 a minute; each address opens fewer. */
 const SESSIONS_PER_ADDRESS = 20;
 
-const WRITE_ARGS = {
-  collection: 'notes',
-  item: 'fuzz-plan',
-  requestId: 'req-fuzz-1',
-  ifNoneMatch: '*',
-  content: { title: 'Plan', body: 'Ship it.', contentType: 'text/plain' },
-};
+const WRITE_ARGS = planWrite('req-fuzz-1', 'fuzz-plan');
 
 /** The newest user message's text and whether this turn has a tool result yet. */
 function readTurn(call: ScriptedCall): { text: string; answered: boolean } {
