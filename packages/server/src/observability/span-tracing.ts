@@ -55,6 +55,9 @@ interface EndedSpan {
   exception?: string;
 }
 
+/** A step, wait or call still going on: what its span will start with. */
+type OpenSpan = Omit<EndedSpan, 'endTime' | 'result' | 'endAttributes' | 'exception'>;
+
 /** Epoch milliseconds with the monotonic clock's resolution (the SDK takes a number as epoch ms). */
 const now = () => performance.timeOrigin + performance.now();
 
@@ -69,10 +72,10 @@ export function otlpSpanProcessor(url: string): SpanProcessor {
 const code = (value: string) => (value === 'ok' || isErrorCode(value) ? value : 'other');
 
 /** A span's end by code only: the status message stays empty (a message could carry outside text). */
-function endWith(span: Span, result: string, attributes: Attributes = {}): void {
+function endWith(span: Span, result: string, attributes: Attributes = {}, endTime?: number): void {
   span.setAttributes({ 'diosc.result.code': code(result), ...attributes });
   if (result !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
-  span.end();
+  span.end(endTime);
 }
 
 function make(tracer: Tracer, ended: EndedSpan): void {
@@ -82,12 +85,11 @@ function make(tracer: Tracer, ended: EndedSpan): void {
     ended.parent,
   );
   if (ended.exception !== undefined) span.recordException({ name: ended.exception }, ended.endTime);
-  if (ended.result === undefined) span.setAttributes({ ...ended.endAttributes });
+  if (ended.result !== undefined) endWith(span, ended.result, ended.endAttributes, ended.endTime);
   else {
-    span.setAttributes({ 'diosc.result.code': code(ended.result), ...ended.endAttributes });
-    if (ended.result !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
+    span.setAttributes(ended.endAttributes ?? {});
+    span.end(ended.endTime);
   }
-  span.end(ended.endTime);
 }
 
 function codeOfError(error: unknown, otherwise = 'internal'): string {
@@ -104,7 +106,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
   const tracer = provider.getTracer('diosc');
   const batchMs = options.batchMs ?? SPAN_BATCH_MS;
   const turns = new Map<string, { span: Span; context: Context }>();
-  const waits = new Map<string, Omit<EndedSpan, 'endTime' | 'result'>>();
+  const waits = new Map<string, OpenSpan>();
   let batch: EndedSpan[] = [];
   let timer: NodeJS.Timeout | undefined;
 
@@ -129,7 +131,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     entry.span.setAttribute('diosc.span.abandoned', true);
     entry.span.end();
   };
-  const abandonWait = (wait: Omit<EndedSpan, 'endTime' | 'result'>) =>
+  const abandonWait = (wait: OpenSpan) =>
     ended({ ...wait, endTime: now(), endAttributes: { 'diosc.span.abandoned': true } });
 
   /** Past `MAX_OPEN_SPANS` the oldest entry is ended as abandoned. */
