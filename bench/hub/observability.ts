@@ -1,9 +1,10 @@
 // What turning metrics and traces on costs the hub per browser round trip (issue 32: ≤ 5 % server
-// CPU). Four hub processes on stores of their own, the same scripted turns: two as shipped (both
-// off), two with DIOSC_METRICS_TOKEN and DIOSC_TRACES_OTLP_URL set, their spans sent over OTLP/HTTP
-// to a sink in this process (which reads and drops them) and /metrics scraped before their blocks.
-// Blocks interleaved in every order so no side always runs on the warmer machine; CPU read from
-// each server between, never during, the measured windows.
+// CPU). Generations of four hub processes on stores of their own, the same scripted turns: two as
+// shipped (both off), two with DIOSC_METRICS_TOKEN and DIOSC_TRACES_OTLP_URL set, their spans sent
+// over OTLP/HTTP to a sink in this process (which reads and drops them) and /metrics scraped every
+// 15 s. Blocks interleaved in every order so no side always runs on the warmer machine. A process's CPU
+// is all it used over the measured blocks — the spans it makes and exports later, its scrapes, the
+// turn's start and end — over its round trips; the CPU inside the timed windows alone is shown too.
 import { createServer, type Server } from 'node:http';
 import type { Child } from './children.js';
 import { HubClient } from './hub-client.js';
@@ -16,27 +17,47 @@ export const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef0123456789';
 export interface SideResult {
   name: string;
   arm: 'off' | 'on';
+  /** All the process's CPU over the measured blocks, per round trip (ms). */
   cpuMsPerRoundTrip: number;
+  /** Its CPU inside the timed windows only, per round trip (ms): what the round trip itself costs. */
+  windowCpuMsPerRoundTrip: number;
+  /** Its CPU per second of a quiet spell after the blocks (ms/s): what it costs with nothing to do. */
+  idleCpuMsPerSecond: number;
   latency: Percentiles;
 }
 
 export interface ObservabilityResult {
   roundTrips: number;
-  /** Warm-up blocks a side (forgotten), and the least time between two scrapes (0: every block). */
-  method: { warmUpBlocks: number; scrapeEveryMs: number; processesPerArm: number };
+  /** Warm-up blocks a side (forgotten), the least time between two scrapes (0: every block), the processes. */
+  method: { warmUpBlocks: number; scrapeEveryMs: number; processesPerArm: number; generations: number };
   sides: SideResult[];
   /** Server CPU per round trip (user + system, ms), the mean of each arm's processes. */
   cpuMsPerRoundTrip: { off: number; on: number };
+  /** The same inside the timed windows only. */
+  windowCpuMsPerRoundTrip: { off: number; on: number };
+  /** CPU per second with nothing to do (ms/s), each arm's median: timers, not round trips. */
+  idleCpuMsPerSecond: { off: number; on: number };
+  /** Per process, the wall time the measured blocks took over its round trips (ms): idle cost's share. */
+  wallMsPerRoundTrip: number;
   /** (on − off) / off, in percent, of the arms' means. */
   cpuOverheadPercent: number;
-  /**
-   * What two identical processes differ by in this run, in percent of their mean: each arm's second
-   * process against its first. A difference between the arms smaller than this is not resolved.
-   */
-  noiseFloorPercent: { off: number; on: number };
+  /** Each generation's own (on − off) / off, in percent: its processes started and ran together. */
+  generationOverheadPercent: number[];
+  /** Two standard errors of the overhead, from how far the generations' own figures spread. */
+  uncertaintyPercent: number;
+  /** How much the processes of one arm differ: their standard deviation in percent of their mean. */
+  spreadPercent: { off: number; on: number };
   latency: { off: Percentiles; on: Percentiles };
   /** What the sink received: OTLP requests and bytes, and the scrapes taken. */
   exported: { requests: number; bytes: number; scrapes: number; scrapeBytes: number };
+}
+
+/** One generation of processes, measured: each side with its round-trip samples. */
+export interface GenerationResult {
+  sides: (SideResult & { samples: number[] })[];
+  /** Wall time of the measured blocks (ms). */
+  wallMs: number;
+  scrapes: { count: number; bytes: number };
 }
 
 /** A stand-in collector: answers every OTLP/HTTP export 200 and keeps only the counts. */
@@ -64,14 +85,17 @@ export function startOtlpSink(): Promise<{
   });
 }
 
+/** The quiet spell after the blocks in which each process's idle CPU is read. */
+const QUIET_MS = 5_000;
+
 /** Blocks of round trips each side runs before the measured ones. */
-const WARM_UP_BLOCKS = Number(process.env.BENCH_WARM_UP ?? 40);
+export const WARM_UP_BLOCKS = Number(process.env.BENCH_WARM_UP ?? 40);
 /**
  * Least time between two scrapes of a process's `/metrics` (0: before each of its blocks). 15 s is
  * the interval Prometheus setups commonly use; scraping before every block (every few tens of
  * milliseconds of work) would weigh each round trip with a hundred times the scrapes production has.
  */
-const SCRAPE_EVERY_MS = Number(process.env.BENCH_SCRAPE_MS ?? 15_000);
+export const SCRAPE_EVERY_MS = Number(process.env.BENCH_SCRAPE_MS ?? 15_000);
 
 /**
  * The order of the sides in block `index`: every rotation of them, forwards then backwards, so each
@@ -84,15 +108,15 @@ function orderOf(index: number, count: number): number[] {
 }
 
 /**
- * Each arm is two processes, twins: a process differs from its twin by its heap, its files and where
- * the scheduler put it, and that difference sits in any one on/off pair too. Two a side average it
- * out of the comparison and measure it (the noise floor).
+ * One generation: the arms' processes, started together, measured over the same interleaved blocks.
+ * A process differs from its twin by its heap, its pages and where the scheduler put it, and keeps
+ * that difference for life; more generations average more processes (`summarize`).
  */
 export async function measureObservability(
   arms: { off: Child<HubInfo>[]; on: Child<HubInfo>[] },
-  sink: { received: { requests: number; bytes: number } },
   roundTrips: number,
-): Promise<ObservabilityResult> {
+  onHasMetrics = true,
+): Promise<GenerationResult> {
   const sides = (['off', 'on'] as const).flatMap((arm) =>
     arms[arm].map((child, index) => ({
       name: `${arm} ${index + 1}`,
@@ -100,6 +124,9 @@ export async function measureObservability(
       child,
       client: new HubClient(child.info.url),
       samples: [] as number[],
+      usage: usageOf(child),
+      windowCpuMicros: 0,
+      cpuAtStart: 0,
       cpuMicros: 0,
       scrapedAt: Number.NEGATIVE_INFINITY,
     })),
@@ -113,13 +140,13 @@ export async function measureObservability(
     scrapes.count++;
   };
   const run = async (side: (typeof sides)[number]) => {
-    if (side.arm === 'on' && Date.now() - side.scrapedAt >= SCRAPE_EVERY_MS) {
+    if (side.arm === 'on' && onHasMetrics && Date.now() - side.scrapedAt >= SCRAPE_EVERY_MS) {
       await scrape(side.child.info.url);
       side.scrapedAt = Date.now();
     }
-    const [block, used]: [number[], Usage] = await oursBlock(side.client, usageOf(side.child));
+    const [block, used]: [number[], Usage] = await oursBlock(side.client, side.usage);
     side.samples.push(...block);
-    side.cpuMicros += used.cpuMicros;
+    side.windowCpuMicros += used.cpuMicros;
   };
   const round = async (index: number) => {
     for (const position of orderOf(index, sides.length)) await run(sides[position]!);
@@ -130,34 +157,102 @@ export async function measureObservability(
   for (let block = 0; block < WARM_UP_BLOCKS; block++) await round(block);
   for (const side of sides) {
     side.samples.length = 0;
-    side.cpuMicros = 0;
+    side.windowCpuMicros = 0;
+    side.cpuAtStart = (await side.usage()).cpuMicros;
   }
   const blocks = Math.max(1, Math.ceil(roundTrips / PER_TURN));
+  const measuredAt = performance.now();
   for (let block = 0; block < blocks; block++) await round(block);
+  const wallMs = performance.now() - measuredAt;
+  // Work a process deferred from its warm-up into these blocks stands for what it defers past them.
+  const cpuAtEnd = await Promise.all(sides.map(async (side) => (await side.usage()).cpuMicros));
+  sides.forEach((side, index) => {
+    side.cpuMicros = cpuAtEnd[index]! - side.cpuAtStart;
+  });
+  // Deferred work (span batches, exports) settles first; then nothing is asked of any process.
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  const quietFrom = await Promise.all(sides.map(async (side) => (await side.usage()).cpuMicros));
+  const quietAt = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  const quietUntil = await Promise.all(sides.map(async (side) => (await side.usage()).cpuMicros));
+  const quietSeconds = (performance.now() - quietAt) / 1000;
 
-  const results: SideResult[] = sides.map((side) => ({
-    name: side.name,
-    arm: side.arm,
-    cpuMsPerRoundTrip: side.cpuMicros / 1000 / side.samples.length,
-    latency: percentiles(side.samples),
-  }));
-  const armOf = (arm: 'off' | 'on') => results.filter((side) => side.arm === arm);
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const cpuOf = (arm: 'off' | 'on') => mean(armOf(arm).map((side) => side.cpuMsPerRoundTrip));
-  const twins = (arm: 'off' | 'on') => {
-    const [first, second] = armOf(arm).map((side) => side.cpuMsPerRoundTrip);
-    return second === undefined ? 0 : ((second - first!) / ((first! + second) / 2)) * 100;
+  return {
+    sides: sides.map((side, index) => ({
+      name: side.name,
+      arm: side.arm,
+      cpuMsPerRoundTrip: side.cpuMicros / 1000 / side.samples.length,
+      windowCpuMsPerRoundTrip: side.windowCpuMicros / 1000 / side.samples.length,
+      idleCpuMsPerSecond: (quietUntil[index]! - quietFrom[index]!) / 1000 / quietSeconds,
+      latency: percentiles(side.samples),
+      samples: side.samples,
+    })),
+    wallMs,
+    scrapes,
   };
-  const samplesOf = (arm: 'off' | 'on') =>
-    sides.filter((side) => side.arm === arm).flatMap((side) => side.samples);
-  const cpu = { off: cpuOf('off'), on: cpuOf('on') };
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const variance = (values: number[]) => {
+  const m = mean(values);
+  return values.reduce((sum, value) => sum + (value - m) ** 2, 0) / (values.length - 1);
+};
+
+/** Every generation's processes together: each arm's mean, and how far its processes spread. */
+export function summarize(
+  generations: GenerationResult[],
+  sink: { received: { requests: number; bytes: number } },
+  method: ObservabilityResult['method'],
+): ObservabilityResult {
+  const sides = generations.flatMap((generation, index) =>
+    generation.sides.map((side) => ({ ...side, name: `${side.name} (generation ${index + 1})` })),
+  );
+  const armOf = (arm: 'off' | 'on') => sides.filter((side) => side.arm === arm);
+  const cpus = (arm: 'off' | 'on') => armOf(arm).map((side) => side.cpuMsPerRoundTrip);
+  const cpu = { off: mean(cpus('off')), on: mean(cpus('on')) };
+  const windowCpuOf = (arm: 'off' | 'on') => mean(armOf(arm).map((side) => side.windowCpuMsPerRoundTrip));
+  // Generations differ more than processes within one (the machine's state when they started), so
+  // each generation's on/off difference is one paired sample of the overhead.
+  const overheads = generations.map((generation) => {
+    const of = (arm: 'off' | 'on') =>
+      mean(generation.sides.filter((side) => side.arm === arm).map((side) => side.cpuMsPerRoundTrip));
+    return ((of('on') - of('off')) / of('off')) * 100;
+  });
+  const samplesOf = (arm: 'off' | 'on') => armOf(arm).flatMap((side) => side.samples);
+  const scrapes = generations.reduce(
+    (sum, generation) => ({
+      count: sum.count + generation.scrapes.count,
+      bytes: sum.bytes + generation.scrapes.bytes,
+    }),
+    { count: 0, bytes: 0 },
+  );
   return {
     roundTrips: samplesOf('on').length,
-    method: { warmUpBlocks: WARM_UP_BLOCKS, scrapeEveryMs: SCRAPE_EVERY_MS, processesPerArm: arms.on.length },
-    sides: results,
+    method,
+    sides: sides.map(({ samples: _samples, ...side }) => side),
     cpuMsPerRoundTrip: cpu,
+    windowCpuMsPerRoundTrip: { off: windowCpuOf('off'), on: windowCpuOf('on') },
+    // The median: a quiet spell is where V8 chooses to shrink its heap, one process at a time.
+    idleCpuMsPerSecond: {
+      off: median(armOf('off').map((side) => side.idleCpuMsPerSecond)),
+      on: median(armOf('on').map((side) => side.idleCpuMsPerSecond)),
+    },
+    wallMsPerRoundTrip: mean(
+      generations.map((generation) => generation.wallMs / (generation.sides[0]?.samples.length ?? 1)),
+    ),
     cpuOverheadPercent: ((cpu.on - cpu.off) / cpu.off) * 100,
-    noiseFloorPercent: { off: twins('off'), on: twins('on') },
+    generationOverheadPercent: overheads,
+    uncertaintyPercent:
+      overheads.length > 1 ? (2 * Math.sqrt(variance(overheads))) / Math.sqrt(overheads.length) : 0,
+    spreadPercent: {
+      off: (Math.sqrt(variance(cpus('off'))) / cpu.off) * 100,
+      on: (Math.sqrt(variance(cpus('on'))) / cpu.on) * 100,
+    },
     latency: { off: percentiles(samplesOf('off')), on: percentiles(samplesOf('on')) },
     exported: { ...sink.received, scrapes: scrapes.count, scrapeBytes: scrapes.bytes },
   };
