@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { Child } from './children.js';
 import { HubClient } from './hub-client.js';
 import { type HubInfo, oursBlock, PER_TURN, type Usage, usageOf } from './latency.js';
-import { type Percentiles, percentiles } from './stats.js';
+import { mean, median, type Percentiles, percentiles, variance } from './stats.js';
 
 export const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef0123456789';
 
@@ -86,7 +86,7 @@ export function startOtlpSink(): Promise<{
 }
 
 /** The quiet spell after the blocks in which each process's idle CPU is read. */
-const QUIET_MS = 5_000;
+export const QUIET_MS = 5_000;
 
 /** Blocks of round trips each side runs before the measured ones. */
 export const WARM_UP_BLOCKS = Number(process.env.BENCH_WARM_UP ?? 40);
@@ -115,7 +115,7 @@ function orderOf(index: number, count: number): number[] {
 export async function measureObservability(
   arms: { off: Child<HubInfo>[]; on: Child<HubInfo>[] },
   roundTrips: number,
-  onHasMetrics = true,
+  onHasMetrics: boolean,
 ): Promise<GenerationResult> {
   const sides = (['off', 'on'] as const).flatMap((arm) =>
     arms[arm].map((child, index) => ({
@@ -191,17 +191,6 @@ export async function measureObservability(
     scrapes,
   };
 }
-
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-const variance = (values: number[]) => {
-  const m = mean(values);
-  return values.reduce((sum, value) => sum + (value - m) ** 2, 0) / (values.length - 1);
-};
 
 /** Every generation's processes together: each arm's mean, and how far its processes spread. */
 export function summarize(

@@ -7,3 +7,17 @@ export function percentiles(samples: number[]) {
 }
 
 export type Percentiles = ReturnType<typeof percentiles>;
+
+export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** The sample variance (n − 1 in the denominator). */
+export const variance = (values: number[]) => {
+  const m = mean(values);
+  return values.reduce((sum, value) => sum + (value - m) ** 2, 0) / (values.length - 1);
+};

@@ -14,6 +14,7 @@ import { REGISTRY, RESULT, userText } from './fixtures.js';
 import { HubClient, interruptOf } from './hub-client.js';
 import { type HubInfo, minus, type Usage, usageOf } from './latency.js';
 import { createSdkChat } from './sdk-chat.js';
+import { median } from './stats.js';
 
 export const WINDOWS = [
   [1, 5],
@@ -48,12 +49,6 @@ export interface StepCostResult {
   ours: SideCost;
   baseline: SideCost;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 function slope(points: { x: number; y: number }[]): number {
   const n = points.length;
