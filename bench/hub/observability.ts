@@ -87,6 +87,8 @@ export function startOtlpSink(): Promise<{
 
 /** The quiet spell after the blocks in which each process's idle CPU is read. */
 export const QUIET_MS = 5_000;
+/** How long deferred work is given to settle before the quiet spell: past the hub's 5 s span export. */
+const SETTLE_MS = 7_000;
 
 /** Blocks of round trips each side runs before the measured ones. */
 export const WARM_UP_BLOCKS = Number(process.env.BENCH_WARM_UP ?? 40);
@@ -170,7 +172,7 @@ export async function measureObservability(
     side.cpuMicros = cpuAtEnd[index]! - side.cpuAtStart;
   });
   // Deferred work (span batches, exports) settles first; then nothing is asked of any process.
-  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const quietFrom = await Promise.all(sides.map(async (side) => (await side.usage()).cpuMicros));
   const quietAt = performance.now();
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS));

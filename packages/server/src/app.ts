@@ -26,7 +26,7 @@ import { createMetrics } from './observability/metrics.js';
 import { installMetricsEndpoint, metricsEnabled } from './observability/metrics-endpoint.js';
 import {
   createSpanTracing,
-  otlpSpanProcessor,
+  otlpSpanExporter,
   type SpanTracingOptions,
 } from './observability/span-tracing.js';
 import { NO_TELEMETRY } from './observability/telemetry.js';
@@ -62,14 +62,19 @@ export interface BuildAppOptions {
   coreStore?: Store;
   /** How long `/mcp` usage rows wait to be written together (default `USAGE_FLUSH_MS`; see usage-batch.ts). */
   usageFlushMs?: number;
-  /** Test seam: spans go to these processors (an in-memory exporter), whatever the configuration says. */
+  /** Test seam: spans go to these exporters (an in-memory one), whatever the configuration says. */
   tracing?: SpanTracingOptions;
 }
 
 function tracingOf(options: BuildAppOptions): Tracing {
   if (options.tracing) return createSpanTracing(options.tracing);
   const url = options.config.tracesOtlpUrl;
-  return url ? createSpanTracing({ spanProcessors: [otlpSpanProcessor(url)] }) : NO_TRACING;
+  return url
+    ? createSpanTracing({
+        spanExporters: [otlpSpanExporter(url)],
+        sampleRatio: options.config.tracesSampleRatio,
+      })
+    : NO_TRACING;
 }
 
 /** Log lines never carry credentials: no headers, and URLs without their query string. */

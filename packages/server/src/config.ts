@@ -51,6 +51,8 @@ export interface ServerConfig {
   metricsHost: string;
   /** OTLP/HTTP traces endpoint of a collector (e.g. http://127.0.0.1:4318/v1/traces); unset: no traces. */
   tracesOtlpUrl: string | undefined;
+  /** The share of turns (and `/mcp` calls) traced, 0 to 1 (default 1: all); a turn is kept or dropped whole. */
+  tracesSampleRatio: number;
   /** How many days audit records are kept before the hourly prune removes them (default 365). */
   auditRetentionDays: number;
   /** The name audit records give the instance that wrote them (default `<host name>:<process id>`). */
@@ -84,6 +86,7 @@ const ENV: Record<string, keyof ServerConfig> = {
   DIOSC_METRICS_PORT: 'metricsPort',
   DIOSC_METRICS_HOST: 'metricsHost',
   DIOSC_TRACES_OTLP_URL: 'tracesOtlpUrl',
+  DIOSC_TRACES_SAMPLE_RATIO: 'tracesSampleRatio',
   DIOSC_AUDIT_RETENTION_DAYS: 'auditRetentionDays',
   DIOSC_INSTANCE_ID: 'instanceId',
 };
@@ -123,6 +126,14 @@ function tracesUrlSetting(value: unknown): string | undefined {
   if (!/^https?:\/\//.test(url) || !URL.canParse(url))
     throw new Error(`Invalid DIOSC_TRACES_OTLP_URL: ${url} (e.g. http://127.0.0.1:4318/v1/traces)`);
   return url;
+}
+
+function sampleRatioSetting(value: unknown): number {
+  if (value === undefined) return 1;
+  const ratio = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1))
+    throw new Error(`Invalid DIOSC_TRACES_SAMPLE_RATIO: ${String(value)} (a number from 0 to 1, e.g. 0.1)`);
+  return ratio;
 }
 
 function auditRetentionSetting(value: unknown): number {
@@ -191,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsPort: metricsPortSetting(merged.metricsPort),
     metricsHost: String(merged.metricsHost ?? '127.0.0.1'),
     tracesOtlpUrl: tracesUrlSetting(merged.tracesOtlpUrl),
+    tracesSampleRatio: sampleRatioSetting(merged.tracesSampleRatio),
     auditRetentionDays: auditRetentionSetting(merged.auditRetentionDays),
     instanceId: instanceIdSetting(merged.instanceId),
   };

@@ -34,10 +34,33 @@ function boundedFunction(name: string): string {
   return isFunctionName(name) ? name : 'unknown';
 }
 
+/** The metric updates a journal entry can be (four slots each: the update, two labels, a value). */
+enum Update {
+  TurnStarted,
+  TurnFinished,
+  TurnFailed,
+  ModelStep,
+  RoundTrip,
+  Consensus,
+  McpCall,
+  StreamsOpen,
+  FileStored,
+  StoreError,
+}
+
+/** How often the Node runtime metrics' event-loop-delay monitor samples the loop (ms). */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
+/** Slots the journal holds before it is applied without waiting for a scrape: 4,096 updates. */
+const JOURNAL_MAX = 4 * 4_096;
+
 /** A registry of this app's own (never prom-client's global one: tests build many apps per process). */
 export function createMetrics(waiting: WaitingCounts): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // The event-loop-delay monitor samples every 100 ms, not prom-client's 10: it wakes the process
+  // ten times a second instead of a hundred, busy or idle, and still sees every stall of 100 ms or
+  // more — the lag alerts (docs/operations.md) fire at 200.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   const registers = [registry];
   const turnsStarted = new Counter({
     name: 'diosc_turns_started_total',
@@ -111,29 +134,81 @@ export function createMetrics(waiting: WaitingCounts): Metrics {
     registers,
   });
 
+  // Updates wait in a journal and are applied to the metrics together, when a scrape reads them or
+  // the journal is full: a turn's path pays for a push, prom-client's label hashing and bucket
+  // search run in one warm loop (docs/architecture.md, "Metrics"). A scrape reads every update.
+  const journal: (string | number)[] = [];
+  const record = (update: Update, a: string | number, b: string | number, value: number) => {
+    journal.push(update, a, b, value);
+    if (journal.length >= JOURNAL_MAX) apply();
+  };
+  const apply = () => {
+    for (let at = 0; at < journal.length; at += 4) {
+      const a = journal[at + 1] as string;
+      const b = journal[at + 2] as string;
+      const value = journal[at + 3] as number;
+      switch (journal[at] as Update) {
+        case Update.TurnStarted:
+          turnsStarted.inc({ assistant: a });
+          break;
+        case Update.TurnFinished:
+          turnsFinished.inc({ assistant: a });
+          break;
+        case Update.TurnFailed:
+          turnsFailed.inc({ assistant: a, code: boundedCode(b) });
+          break;
+        case Update.ModelStep:
+          modelSteps.observe({ assistant: a, outcome: b }, value);
+          break;
+        case Update.RoundTrip:
+          roundTrips.observe({ assistant: a }, value);
+          break;
+        case Update.Consensus:
+          consensus.inc({ assistant: a, outcome: b });
+          break;
+        case Update.McpCall:
+          mcpCalls.inc({ function: boundedFunction(a), code: boundedCode(b) });
+          break;
+        case Update.StreamsOpen:
+          streamsOpen.inc(value);
+          break;
+        case Update.FileStored:
+          filesStored.inc({ source: a });
+          break;
+        case Update.StoreError:
+          storeErrors.inc();
+          break;
+      }
+    }
+    journal.length = 0;
+  };
+
   const telemetry: Telemetry = {
-    turnStarted: (assistant) => turnsStarted.inc({ assistant }),
-    turnFinished: (assistant) => turnsFinished.inc({ assistant }),
-    turnFailed: (assistant, code) => turnsFailed.inc({ assistant, code: boundedCode(code) }),
+    turnStarted: (assistant) => record(Update.TurnStarted, assistant, '', 0),
+    turnFinished: (assistant) => record(Update.TurnFinished, assistant, '', 0),
+    turnFailed: (assistant, code) => record(Update.TurnFailed, assistant, code, 0),
     modelStep(assistant) {
-      const end = modelSteps.startTimer({ assistant });
-      return (outcome) => {
-        end({ outcome });
-      };
+      const startedAt = performance.now();
+      return (outcome) =>
+        record(Update.ModelStep, assistant, outcome, (performance.now() - startedAt) / 1000);
     },
-    browserRoundTrip: (assistant, seconds) => roundTrips.observe({ assistant }, Math.max(0, seconds)),
-    consensusDecided: (assistant, outcome) => consensus.inc({ assistant, outcome }),
-    mcpCall: (name, code) => mcpCalls.inc({ function: boundedFunction(name), code: boundedCode(code) }),
+    browserRoundTrip: (assistant, seconds) => record(Update.RoundTrip, assistant, '', Math.max(0, seconds)),
+    consensusDecided: (assistant, outcome) => record(Update.Consensus, assistant, outcome, 0),
+    mcpCall: (name, code) => record(Update.McpCall, name, code, 0),
     eventStreamOpened() {
-      streamsOpen.inc();
+      record(Update.StreamsOpen, '', '', 1);
       let open = true;
       return () => {
-        if (open) streamsOpen.dec();
+        if (open) record(Update.StreamsOpen, '', '', -1);
         open = false;
       };
     },
-    fileStored: (source) => filesStored.inc({ source }),
-    storeError: () => storeErrors.inc(),
+    fileStored: (source) => record(Update.FileStored, source, '', 0),
+    storeError: () => record(Update.StoreError, '', '', 0),
   };
-  return { telemetry, render: () => registry.metrics(), contentType: registry.contentType };
+  const render = () => {
+    apply();
+    return registry.metrics();
+  };
+  return { telemetry, render, contentType: registry.contentType };
 }

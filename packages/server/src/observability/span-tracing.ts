@@ -1,18 +1,9 @@
 import { isErrorCode } from '@diosc/protocol';
 import { isFunctionName } from '@diosc/protocol/validators';
-import {
-  type Attributes,
-  type Context,
-  ROOT_CONTEXT,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { type SpanName, SpanRecord, toReadableSpan } from './span-record.js';
 import type { Tracing, TurnRef, WaitKind } from './tracing.js';
 
 /**
@@ -22,74 +13,46 @@ import type { Tracing, TurnRef, WaitKind } from './tracing.js';
  */
 export const MAX_OPEN_SPANS = 10_000;
 
-/** How long an ended step, wait or call waits to be made into a span with the others of its batch. */
-export const SPAN_BATCH_MS = 1_000;
-/** A batch this large is made at once, whatever its age. */
-const SPAN_BATCH_MAX = 1_024;
+/**
+ * How long an ended span waits to be exported with the others of its batch: OpenTelemetry's
+ * default schedule delay for a batch span processor (`OTEL_BSP_SCHEDULE_DELAY`).
+ */
+export const SPAN_EXPORT_MS = 5_000;
+/** A batch this large is exported at once, whatever its age (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`). */
+const SPAN_BATCH_MAX = 512;
 
 export interface SpanTracingOptions {
-  /** Where ended spans go: an OTLP exporter's batch processor in production, memory in tests. */
-  spanProcessors: SpanProcessor[];
-  /** `SPAN_BATCH_MS` unless given; 0 makes each span as it ends (what tests read at once). */
+  /** Where ended spans go: the OTLP exporter in production, memory in tests. */
+  spanExporters: SpanExporter[];
+  /** `SPAN_EXPORT_MS` unless given; 0 exports each span as it ends (what tests read at once). */
   batchMs?: number;
+  /** The share of turns and `/mcp` calls traced (`DIOSC_TRACES_SAMPLE_RATIO`); 1 unless given. */
+  sampleRatio?: number;
 }
 
 /**
- * A model step, wait or call that has ended, not yet made into a span. Only ended spans ever leave
- * the process, so making one when it ends, with the times it had, shows a backend the same span.
- * Made together in a batch, off the round trip, the SDK's span code costs a turn measurably less
- * than starting and ending each span amid the turn's own work (docs/operations.md, "Cost").
+ * Whether a turn is traced at `ratio`: decided by its id (FNV-1a over it, as a fraction of 2³²), so
+ * every instance that runs part of the turn decides the same and a turn is kept or dropped whole.
  */
-interface EndedSpan {
-  name: string;
-  kind: SpanKind;
-  parent: Context;
-  attributes: Attributes;
-  /** Epoch milliseconds, fractional. */
-  startTime: number;
-  endTime: number;
-  /** The result code (`ok` or an error code), none for a span ended as abandoned; what else the end adds. */
-  result?: string;
-  endAttributes?: Attributes;
-  /** The type of the error a step failed with (never its message). */
-  exception?: string;
+export function sampledTurn(turnId: string, ratio: number): boolean {
+  if (ratio >= 1) return true;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < turnId.length; index++) {
+    hash ^= turnId.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) / 2 ** 32 < ratio;
 }
 
-/** A step, wait or call still going on: what its span will start with. */
-type OpenSpan = Omit<EndedSpan, 'endTime' | 'result' | 'endAttributes' | 'exception'>;
-
-/** Epoch milliseconds with the monotonic clock's resolution (the SDK takes a number as epoch ms). */
+/** Epoch milliseconds with the monotonic clock's resolution. */
 const now = () => performance.timeOrigin + performance.now();
 
 /**
  * OTLP/HTTP with protobuf bodies to a collector's traces endpoint: half the bytes of the JSON
  * exporter, for the same server CPU in the hub benchmark.
  */
-export function otlpSpanProcessor(url: string): SpanProcessor {
-  return new BatchSpanProcessor(new OTLPTraceExporter({ url }));
-}
-
-const code = (value: string) => (value === 'ok' || isErrorCode(value) ? value : 'other');
-
-/** A span's end by code only: the status message stays empty (a message could carry outside text). */
-function endWith(span: Span, result: string, attributes: Attributes = {}, endTime?: number): void {
-  span.setAttributes({ 'diosc.result.code': code(result), ...attributes });
-  if (result !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
-  span.end(endTime);
-}
-
-function make(tracer: Tracer, ended: EndedSpan): void {
-  const span = tracer.startSpan(
-    ended.name,
-    { attributes: ended.attributes, kind: ended.kind, startTime: ended.startTime },
-    ended.parent,
-  );
-  if (ended.exception !== undefined) span.recordException({ name: ended.exception }, ended.endTime);
-  if (ended.result !== undefined) endWith(span, ended.result, ended.endAttributes, ended.endTime);
-  else {
-    span.setAttributes(ended.endAttributes ?? {});
-    span.end(ended.endTime);
-  }
+export function otlpSpanExporter(url: string): SpanExporter {
+  return new OTLPTraceExporter({ url });
 }
 
 function codeOfError(error: unknown, otherwise = 'internal'): string {
@@ -97,80 +60,80 @@ function codeOfError(error: unknown, otherwise = 'internal'): string {
   return typeof value === 'string' && isErrorCode(value) ? value : otherwise;
 }
 
-/** Spans through a tracer provider of this app's own (never the global one: tests build many apps). */
+/**
+ * Spans recorded as small objects while the work runs and made into OpenTelemetry's spans only when
+ * their batch is exported, with the times they had (span-record.ts). Only ended spans ever leave a
+ * process, so a backend sees what the SDK's tracer would have sent; the tracer itself is not used,
+ * since starting and ending its spans amid a turn's work is most of what traces cost a round trip
+ * (docs/architecture.md, "Traces"). Never the global provider or context: tests build many apps.
+ */
 export function createSpanTracing(options: SpanTracingOptions): Tracing {
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': 'diosc' }),
-    spanProcessors: options.spanProcessors,
-  });
-  const tracer = provider.getTracer('diosc');
-  const batchMs = options.batchMs ?? SPAN_BATCH_MS;
-  const turns = new Map<string, { span: Span; context: Context }>();
-  const waits = new Map<string, OpenSpan>();
-  let batch: EndedSpan[] = [];
+  const resource = resourceFromAttributes({ 'service.name': 'diosc' });
+  const scope = { name: 'diosc' };
+  const exporters = options.spanExporters;
+  const batchMs = options.batchMs ?? SPAN_EXPORT_MS;
+  const ratio = options.sampleRatio ?? 1;
+  const sampled = (turn: TurnRef) => sampledTurn(turn.turnId, ratio);
+  const turns = new Map<string, SpanRecord>();
+  const waits = new Map<string, SpanRecord>();
+  let batch: SpanRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
 
-  const makeBatch = () => {
+  const exportBatch = () => {
     clearTimeout(timer);
     timer = undefined;
-    const made = batch;
+    if (batch.length === 0) return;
+    const spans: ReadableSpan[] = batch.map((record) => toReadableSpan(record, resource, scope));
     batch = [];
-    for (const ended of made) make(tracer, ended);
+    // A collector that refuses or is down loses the batch, as a batch span processor's would.
+    for (const exporter of exporters) exporter.export(spans, () => {});
   };
-  const ended = (span: EndedSpan) => {
-    if (batchMs === 0) return make(tracer, span);
-    batch.push(span);
-    if (batch.length >= SPAN_BATCH_MAX) makeBatch();
-    else if (!timer) {
-      timer = setTimeout(makeBatch, batchMs);
+  const ended = (record: SpanRecord, endTime: number, result: string | undefined) => {
+    record.endTime = endTime;
+    record.result = result;
+    batch.push(record);
+    if (batchMs === 0) return exportBatch();
+    if (batch.length === SPAN_BATCH_MAX) {
+      // A full batch goes at once, but after the request that filled it, not in its middle.
+      clearTimeout(timer);
+      timer = setTimeout(exportBatch, 0);
+      timer.unref();
+    } else if (!timer) {
+      timer = setTimeout(exportBatch, batchMs);
       timer.unref();
     }
   };
-
-  const abandonTurn = (entry: { span: Span }) => {
-    entry.span.setAttribute('diosc.span.abandoned', true);
-    entry.span.end();
+  const abandon = (record: SpanRecord) => {
+    record.abandoned = true;
+    ended(record, now(), undefined);
   };
-  const abandonWait = (wait: OpenSpan) =>
-    ended({ ...wait, endTime: now(), endAttributes: { 'diosc.span.abandoned': true } });
 
   /** Past `MAX_OPEN_SPANS` the oldest entry is ended as abandoned. */
-  const remember = <V>(map: Map<string, V>, key: string, entry: V, abandon: (entry: V) => void) => {
-    map.set(key, entry);
+  const remember = (map: Map<string, SpanRecord>, key: string, record: SpanRecord) => {
+    map.set(key, record);
     if (map.size <= MAX_OPEN_SPANS) return;
-    const [oldestKey, oldest] = map.entries().next().value as [string, V];
+    const [oldestKey, oldest] = map.entries().next().value as [string, SpanRecord];
     map.delete(oldestKey);
     abandon(oldest);
   };
 
-  const attributesOf = (turn: TurnRef): Attributes => ({
-    'diosc.turn.id': turn.turnId,
-    'diosc.assistant.id': turn.assistantId,
-  });
-
   /** The turn's span here; a turn first seen on this instance (resumed) gets one of its own. */
-  const turnContext = (turn: TurnRef): Context => {
+  const turnOf = (turn: TurnRef): SpanRecord => {
     const open = turns.get(turn.turnId);
-    if (open) return open.context;
-    const span = tracer.startSpan(
-      'diosc.turn',
-      { root: true, attributes: { ...attributesOf(turn), 'diosc.turn.resumed': true } },
-      ROOT_CONTEXT,
-    );
-    const entry = { span, context: trace.setSpan(ROOT_CONTEXT, span) };
-    remember(turns, turn.turnId, entry, abandonTurn);
-    return entry.context;
+    if (open) return open;
+    const record = new SpanRecord('diosc.turn', turn, undefined, undefined, now(), true);
+    remember(turns, turn.turnId, record);
+    return record;
   };
 
   async function inSpan<T>(
-    name: string,
-    parent: Context,
-    attributes: Attributes,
+    name: SpanName,
+    turn: TurnRef | undefined,
+    subject: string,
     run: () => Promise<T>,
     codeOf: (result: T) => string,
-    kind: SpanKind = SpanKind.INTERNAL,
   ): Promise<T> {
-    const startTime = now();
+    const record = new SpanRecord(name, turn, turn && turnOf(turn), subject, now());
     let result = 'internal';
     try {
       const value = await run();
@@ -180,120 +143,79 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       result = codeOfError(error);
       throw error;
     } finally {
-      ended({ name, kind, parent, attributes, startTime, endTime: now(), result });
+      ended(record, now(), result);
     }
   }
 
   return {
     turnBegan(turn) {
-      const span = tracer.startSpan(
-        'diosc.turn',
-        { root: true, attributes: attributesOf(turn) },
-        ROOT_CONTEXT,
-      );
-      remember(turns, turn.turnId, { span, context: trace.setSpan(ROOT_CONTEXT, span) }, abandonTurn);
+      if (!sampled(turn)) return;
+      remember(turns, turn.turnId, new SpanRecord('diosc.turn', turn, undefined, undefined, now()));
     },
     turnEnded(turnId, outcome, errorCode) {
-      const open = turns.get(turnId);
-      if (!open) return;
+      const record = turns.get(turnId);
+      if (!record) return;
       turns.delete(turnId);
-      endWith(open.span, outcome === 'failed' ? (errorCode ?? 'internal') : 'ok', {
-        'diosc.turn.outcome': outcome,
-      });
+      record.outcome = outcome;
+      ended(record, now(), outcome === 'failed' ? (errorCode ?? 'internal') : 'ok');
     },
     async modelStep(turn, step, model, run) {
-      const span = {
-        name: 'diosc.model_step',
-        kind: SpanKind.CLIENT,
-        parent: turnContext(turn),
-        attributes: {
-          ...attributesOf(turn),
-          'diosc.step': step,
-          // OpenTelemetry's GenAI conventions, so a tracing backend's model views read them.
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.provider.name': model.provider,
-          'gen_ai.request.model': model.modelId,
-        },
-        startTime: now(),
-      };
+      if (!sampled(turn)) return run();
+      const record = new SpanRecord('diosc.model_step', turn, turnOf(turn), step, now());
+      record.provider = model.provider;
+      record.modelId = model.modelId;
       try {
         const result = await run();
-        ended({
-          ...span,
-          endTime: now(),
-          result: 'ok',
-          endAttributes: {
-            'gen_ai.usage.input_tokens': result.usage.inputTokens,
-            'gen_ai.usage.output_tokens': result.usage.outputTokens,
-            'gen_ai.response.finish_reasons': [result.finishReason],
-          },
-        });
+        record.inputTokens = result.usage.inputTokens;
+        record.outputTokens = result.usage.outputTokens;
+        record.finishReason = result.finishReason;
+        ended(record, now(), 'ok');
         return result;
       } catch (error) {
         // The provider's message may echo a key or the prompt: the span keeps the error's type only.
         const name = (error as { name?: unknown } | null)?.name;
-        ended({
-          ...span,
-          endTime: now(),
-          result: codeOfError(error, 'model_failed'),
-          exception: typeof name === 'string' ? name.slice(0, 64) : 'Error',
-        });
+        record.exception = typeof name === 'string' ? name.slice(0, 64) : 'Error';
+        ended(record, now(), codeOfError(error, 'model_failed'));
         throw error;
       }
     },
     toolCall(turn, tool, run, codeOf) {
-      return inSpan(
-        'diosc.tool_call',
-        turnContext(turn),
-        { ...attributesOf(turn), 'diosc.tool': tool },
-        run,
-        codeOf,
-      );
+      if (!sampled(turn)) return run();
+      return inSpan('diosc.tool_call', turn, tool, run, codeOf);
     },
     waitBegan(turn, callId, kind: WaitKind, tool) {
-      remember(
-        waits,
-        callId,
-        {
-          name: kind === 'interrupt' ? 'diosc.interrupt_wait' : 'diosc.consensus_wait',
-          kind: SpanKind.INTERNAL,
-          parent: turnContext(turn),
-          attributes: { ...attributesOf(turn), 'diosc.tool': tool },
-          startTime: now(),
-        },
-        abandonWait,
-      );
+      if (!sampled(turn)) return;
+      const name = kind === 'interrupt' ? 'diosc.interrupt_wait' : 'diosc.consensus_wait';
+      remember(waits, callId, new SpanRecord(name, turn, turnOf(turn), tool, now()));
     },
     waitEnded(callId, outcome) {
-      const wait = waits.get(callId);
-      if (!wait) return;
+      const record = waits.get(callId);
+      if (!record) return;
       waits.delete(callId);
-      ended({
-        ...wait,
-        endTime: now(),
-        result:
-          outcome === 'timed_out' ? 'interrupt_timed_out' : outcome === 'cancelled' ? 'cancelled' : 'ok',
-        endAttributes: { 'diosc.wait.outcome': outcome },
-      });
+      record.outcome = outcome;
+      ended(
+        record,
+        now(),
+        outcome === 'timed_out' ? 'interrupt_timed_out' : outcome === 'cancelled' ? 'cancelled' : 'ok',
+      );
     },
     mcpCall(functionName, run, codeOf) {
-      return inSpan(
-        'diosc.mcp_call',
-        ROOT_CONTEXT,
-        { 'diosc.mcp.function': isFunctionName(functionName) ? functionName : 'unknown' },
-        run,
-        codeOf,
-        SpanKind.SERVER,
-      );
+      // An /mcp call has no turn: each is its own trace, kept at the ratio by chance.
+      if (ratio < 1 && Math.random() >= ratio) return run();
+      const subject = isFunctionName(functionName) ? functionName : 'unknown';
+      return inSpan('diosc.mcp_call', undefined, subject, run, codeOf);
     },
     async shutdown() {
       // Waits and turns this process never saw end: they end with it, marked so a reader knows.
-      for (const wait of waits.values()) abandonWait(wait);
-      for (const turn of turns.values()) abandonTurn(turn);
+      for (const wait of waits.values()) abandon(wait);
+      for (const turn of turns.values()) abandon(turn);
       waits.clear();
       turns.clear();
-      makeBatch();
-      await provider.shutdown();
+      exportBatch();
+      for (const exporter of exporters) {
+        await exporter.forceFlush?.();
+        await exporter.shutdown();
+      }
     },
   };
 }

@@ -1,12 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@diosc/server';
 import { SpanKind } from '@opentelemetry/api';
-import {
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sampledTurn } from '../../src/observability/span-tracing.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../hub/support/hub-server.js';
 import { planWrite } from '../hub/support/plan-write.js';
 import { connectClient, createConnection } from '../mcp/support.js';
@@ -33,10 +32,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Spans made as each ends (no batch), so a test reads them as soon as the turn is over. */
+/** Spans exported as each ends (no batch), so a test reads them as soon as the turn is over. */
 function traced() {
   const exporter = new InMemorySpanExporter();
-  return { exporter, tracing: { spanProcessors: [new SimpleSpanProcessor(exporter)], batchMs: 0 } };
+  return { exporter, tracing: { spanExporters: [exporter], batchMs: 0 } };
 }
 
 /** Every span exported, kept past the provider's shutdown (which empties an in-memory exporter). */
@@ -49,7 +48,7 @@ function keptSpans() {
     },
     shutdown: async () => {},
   };
-  return { spans, processor: new SimpleSpanProcessor(exporter) };
+  return { spans, exporter };
 }
 
 const idOf = (span: ReadableSpan) => span.spanContext().spanId;
@@ -71,6 +70,26 @@ function wireText(spans: ReadableSpan[]): string {
 }
 
 describe('traces configuration', () => {
+  it('trace every turn unless a sample ratio from 0 to 1 says otherwise', () => {
+    expect(loadConfig({}, '/tmp').tracesSampleRatio).toBe(1);
+    expect(loadConfig({ DIOSC_TRACES_SAMPLE_RATIO: '0.1' }, '/tmp').tracesSampleRatio).toBe(0.1);
+    expect(loadConfig({ DIOSC_TRACES_SAMPLE_RATIO: '0' }, '/tmp').tracesSampleRatio).toBe(0);
+    for (const bad of ['2', '-0.5', 'some', 'NaN', '0.5x']) {
+      expect(() => loadConfig({ DIOSC_TRACES_SAMPLE_RATIO: bad }, '/tmp')).toThrow(
+        /DIOSC_TRACES_SAMPLE_RATIO/,
+      );
+    }
+  });
+
+  it('keep or drop a turn by its id: the same answer every time, on every instance, at about the ratio', () => {
+    const turnIds = Array.from({ length: 4_000 }, () => `trn_${randomUUID()}`);
+    for (const ratio of [0, 0.25, 1]) {
+      const kept = turnIds.filter((turnId) => sampledTurn(turnId, ratio));
+      expect(turnIds.filter((turnId) => sampledTurn(turnId, ratio))).toEqual(kept);
+      expect(Math.abs(kept.length / turnIds.length - ratio)).toBeLessThan(0.05);
+    }
+  });
+
   it('are off by default, and take an http(s) OTLP endpoint', () => {
     expect(loadConfig({}, '/tmp').tracesOtlpUrl).toBeUndefined();
     expect(
@@ -79,6 +98,66 @@ describe('traces configuration', () => {
     expect(() => loadConfig({ DIOSC_TRACES_OTLP_URL: 'collector:4318' }, '/tmp')).toThrow(
       /DIOSC_TRACES_OTLP_URL/,
     );
+  });
+});
+
+/** A stand-in OTLP/HTTP collector on loopback: keeps each request's content type and body. */
+async function startCollector() {
+  const requests: { contentType: string | undefined; body: Buffer }[] = [];
+  const collector = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      requests.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks) });
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  const { port } = collector.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1/traces`, requests, close: () => collector.close() };
+}
+
+describe('traces over OTLP', () => {
+  it('reach a collector as protobuf when the process stops: the turn, its steps and its wait, no visitor text', async () => {
+    const collector = await startCollector();
+    try {
+      server = await startHubServer({
+        config: { tracesOtlpUrl: collector.url },
+        script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: MODEL_TEXT }],
+        assistant: { browserTools: [HIGHLIGHT] },
+      });
+      const { client, conversation, stream } = await server.visit();
+      await client.send(conversation, {
+        text: VISITOR_TEXT,
+        registry: { tools: ['highlight_row'], intents: [] },
+      });
+      const { interrupt } = await stream.until('interrupt');
+      await client.answer(interrupt.id, { result: { highlighted: '42' } });
+      const { turnId } = await stream.until('turn.done');
+      stream.close();
+      // The app's close exports what its batch still holds.
+      await server.close();
+      server = undefined;
+      expect(collector.requests.length).toBeGreaterThan(0);
+      for (const request of collector.requests) expect(request.contentType).toBe('application/x-protobuf');
+      // Protobuf keeps strings as their UTF-8 bytes: the names and ids are there, the turn's text is not.
+      const body = Buffer.concat(collector.requests.map((request) => request.body)).toString('latin1');
+      for (const present of [
+        'diosc.turn',
+        'diosc.model_step',
+        'diosc.interrupt_wait',
+        'gen_ai.request.model',
+        'service.name',
+        turnId,
+      ]) {
+        expect(body).toContain(present);
+      }
+      for (const absent of [VISITOR_TEXT, MODEL_TEXT, 'Ada', conversation, client.token!]) {
+        expect(body).not.toContain(absent);
+      }
+    } finally {
+      collector.close();
+    }
   });
 });
 
@@ -282,11 +361,11 @@ describeOnDialects('traces', () => {
     expect(text).not.toContain('provider down');
   });
 
-  it('make the ended steps and waits in batches, with the times they had; the batch left is made at shutdown', async () => {
-    const { spans, processor } = keptSpans();
+  it('export the ended spans in batches, with the times they had; the batch left is exported at shutdown', async () => {
+    const { spans, exporter } = keptSpans();
     // A batch older than the test: only the shutdown makes it.
     server = await startHubServer({
-      tracing: { spanProcessors: [processor], batchMs: 3_600_000 },
+      tracing: { spanExporters: [exporter], batchMs: 3_600_000 },
       script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: 'Done.' }],
       assistant: { browserTools: [HIGHLIGHT] },
     });
@@ -301,11 +380,11 @@ describeOnDialects('traces', () => {
     await stream.until('turn.done');
     const doneAt = Date.now();
     stream.close();
-    // The turn's own span ends as the turn does; its steps and wait wait for their batch.
-    expect(spans.map((span) => span.name)).toEqual(['diosc.turn']);
+    // Every span of the turn, its own included, waits for its batch.
+    expect(spans).toEqual([]);
     await server.close();
     server = undefined;
-    const root = spans[0]!;
+    const root = spans.find((span) => span.name === 'diosc.turn')!;
     const names = spans.map((span) => span.name).sort();
     expect(names).toEqual(['diosc.interrupt_wait', 'diosc.model_step', 'diosc.model_step', 'diosc.turn']);
     const steps = spans.filter((span) => span.name === 'diosc.model_step');
@@ -332,9 +411,9 @@ describeOnDialects('traces', () => {
   });
 
   it('end a wait the process never saw answered as abandoned when it stops', async () => {
-    const { spans, processor } = keptSpans();
+    const { spans, exporter } = keptSpans();
     server = await startHubServer({
-      tracing: { spanProcessors: [processor] },
+      tracing: { spanExporters: [exporter] },
       script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: 'Done.' }],
       assistant: { browserTools: [HIGHLIGHT] },
     });
@@ -352,6 +431,30 @@ describeOnDialects('traces', () => {
     for (const span of [wait, turn]) expect(span.attributes['diosc.span.abandoned']).toBe(true);
     expect(wait.attributes['diosc.result.code']).toBeUndefined();
     expect(parentOf(wait)).toBe(idOf(turn));
+  });
+
+  it('make no span of a turn or an /mcp call the sample ratio leaves out', async () => {
+    const exporter = new InMemorySpanExporter();
+    server = await startHubServer({
+      tracing: { spanExporters: [exporter], batchMs: 0, sampleRatio: 0 },
+      script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: 'Done.' }],
+      assistant: { browserTools: [HIGHLIGHT] },
+    });
+    const { client, conversation, stream } = await server.visit();
+    await client.send(conversation, {
+      text: VISITOR_TEXT,
+      registry: { tools: ['highlight_row'], intents: [] },
+    });
+    const { interrupt } = await stream.until('interrupt');
+    await client.answer(interrupt.id, { result: { highlighted: '42' } });
+    await stream.until('turn.done');
+    stream.close();
+    const connection = await createConnection(server, [{ collection: 'notes', functions: ['items_list'] }]);
+    const mcp = await connectClient(server, connection.token);
+    await mcp.callTool({ name: 'items_list', arguments: { collection: 'notes' } });
+    await mcp.close();
+    // Spans are exported as they end here (no batch): none was made.
+    expect(exporter.getFinishedSpans()).toEqual([]);
   });
 
   it('make each /mcp call a span of its function and code', async () => {
