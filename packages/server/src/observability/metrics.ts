@@ -1,6 +1,5 @@
-import { isErrorCode } from '@diosc/protocol';
-import { isFunctionName } from '@diosc/protocol/validators';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { boundedCode, boundedFunction } from './bounded-values.js';
 import type { Telemetry } from './telemetry.js';
 
 /** How many interrupts and approval requests wait for an answer now, across every instance. */
@@ -20,19 +19,6 @@ export interface Metrics {
  */
 const MODEL_STEP_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 const ROUND_TRIP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
-
-/**
- * Label values are the store's assistant ids, the protocol's error codes and the catalog's function
- * names — sets an owner or the code bounds. Anything else a caller could make up (an unknown tool
- * name, a provider's own error string) collapses into one value, so no request can grow a series.
- */
-function boundedCode(code: string): string {
-  return code === 'ok' || isErrorCode(code) ? code : 'other';
-}
-
-function boundedFunction(name: string): string {
-  return isFunctionName(name) ? name : 'unknown';
-}
 
 /** The metric updates a journal entry can be (four slots each: the update, two labels, a value). */
 enum Update {
@@ -136,9 +122,9 @@ export function createMetrics(waiting: WaitingCounts): Metrics {
 
   // Updates wait in a journal and are applied to the metrics together, when a scrape reads them or
   // the journal is full: a turn's path pays for a push, prom-client's label hashing and bucket
-  // search run in one warm loop (docs/architecture.md, "Metrics"). A scrape reads every update.
+  // search run in one warm loop (docs/architecture.md, "Metric updates go through a journal"). A scrape reads every update.
   const journal: (string | number)[] = [];
-  const record = (update: Update, a: string | number, b: string | number, value: number) => {
+  const record = (update: Update, a: string, b: string, value: number) => {
     journal.push(update, a, b, value);
     if (journal.length >= JOURNAL_MAX) apply();
   };

@@ -1,8 +1,8 @@
-import { isErrorCode } from '@diosc/protocol';
 import { type Attributes, type SpanContext, SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { hrTimeDuration, millisToHrTime } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import { RandomIdGenerator, type ReadableSpan, type TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { boundedCode } from './bounded-values.js';
 import type { TurnRef } from './tracing.js';
 
 export type SpanName =
@@ -72,8 +72,6 @@ function contextOf(record: SpanRecord): SpanContext {
   return record.context;
 }
 
-const code = (value: string) => (value === 'ok' || isErrorCode(value) ? value : 'other');
-
 function attributesOf(record: SpanRecord): Attributes {
   const attributes: Attributes = {};
   if (record.turn) {
@@ -105,7 +103,7 @@ function attributesOf(record: SpanRecord): Attributes {
       if (record.outcome !== undefined) attributes['diosc.wait.outcome'] = record.outcome;
   }
   // The end by code only: the status message stays empty (a message could carry outside text).
-  if (record.result !== undefined) attributes['diosc.result.code'] = code(record.result);
+  if (record.result !== undefined) attributes['diosc.result.code'] = boundedCode(record.result);
   if (record.abandoned) attributes['diosc.span.abandoned'] = true;
   return attributes;
 }

@@ -1,8 +1,8 @@
 import { isErrorCode } from '@diosc/protocol';
-import { isFunctionName } from '@diosc/protocol/validators';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { boundedFunction } from './bounded-values.js';
 import { type SpanName, SpanRecord, toReadableSpan } from './span-record.js';
 import type { Tracing, TurnRef, WaitKind } from './tracing.js';
 
@@ -65,7 +65,7 @@ function codeOfError(error: unknown, otherwise = 'internal'): string {
  * their batch is exported, with the times they had (span-record.ts). Only ended spans ever leave a
  * process, so a backend sees what the SDK's tracer would have sent; the tracer itself is not used,
  * since starting and ending its spans amid a turn's work is most of what traces cost a round trip
- * (docs/architecture.md, "Traces"). Never the global provider or context: tests build many apps.
+ * (docs/architecture.md, "Spans are recorded as small objects"). Never the global provider or context: tests build many apps.
  */
 export function createSpanTracing(options: SpanTracingOptions): Tracing {
   const resource = resourceFromAttributes({ 'service.name': 'diosc' });
@@ -202,8 +202,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     mcpCall(functionName, run, codeOf) {
       // An /mcp call has no turn: each is its own trace, kept at the ratio by chance.
       if (ratio < 1 && Math.random() >= ratio) return run();
-      const subject = isFunctionName(functionName) ? functionName : 'unknown';
-      return inSpan('diosc.mcp_call', undefined, subject, run, codeOf);
+      return inSpan('diosc.mcp_call', undefined, boundedFunction(functionName), run, codeOf);
     },
     async shutdown() {
       // Waits and turns this process never saw end: they end with it, marked so a reader knows.

@@ -101,6 +101,25 @@ describe('traces configuration', () => {
   });
 });
 
+/** A visitor asks; the script's first step calls `highlight_row` on the page. */
+async function askToHighlight(on: HubTestServer) {
+  const visit = await on.visit();
+  await visit.client.send(visit.conversation, {
+    text: VISITOR_TEXT,
+    registry: { tools: ['highlight_row'], intents: [] },
+  });
+  return visit;
+}
+
+/** The page answers the highlight, and the turn runs to its end. Returns the turn's id. */
+async function answerHighlight({ client, stream }: Awaited<ReturnType<typeof askToHighlight>>) {
+  const { interrupt } = await stream.until('interrupt');
+  await client.answer(interrupt.id, { result: { highlighted: '42' } });
+  const { turnId } = await stream.until('turn.done');
+  stream.close();
+  return turnId;
+}
+
 /** A stand-in OTLP/HTTP collector on loopback: keeps each request's content type and body. */
 async function startCollector() {
   const requests: { contentType: string | undefined; body: Buffer }[] = [];
@@ -126,15 +145,9 @@ describe('traces over OTLP', () => {
         script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: MODEL_TEXT }],
         assistant: { browserTools: [HIGHLIGHT] },
       });
-      const { client, conversation, stream } = await server.visit();
-      await client.send(conversation, {
-        text: VISITOR_TEXT,
-        registry: { tools: ['highlight_row'], intents: [] },
-      });
-      const { interrupt } = await stream.until('interrupt');
-      await client.answer(interrupt.id, { result: { highlighted: '42' } });
-      const { turnId } = await stream.until('turn.done');
-      stream.close();
+      const visit = await askToHighlight(server);
+      const { client, conversation } = visit;
+      const turnId = await answerHighlight(visit);
       // The app's close exports what its batch still holds.
       await server.close();
       server = undefined;
@@ -417,11 +430,7 @@ describeOnDialects('traces', () => {
       script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: 'Done.' }],
       assistant: { browserTools: [HIGHLIGHT] },
     });
-    const { client, conversation, stream } = await server.visit();
-    await client.send(conversation, {
-      text: VISITOR_TEXT,
-      registry: { tools: ['highlight_row'], intents: [] },
-    });
+    const { stream } = await askToHighlight(server);
     await stream.until('interrupt');
     stream.close();
     await server.close();
@@ -440,15 +449,7 @@ describeOnDialects('traces', () => {
       script: [{ toolCalls: [{ toolName: 'highlight_row', input: { id: '42' } }] }, { text: 'Done.' }],
       assistant: { browserTools: [HIGHLIGHT] },
     });
-    const { client, conversation, stream } = await server.visit();
-    await client.send(conversation, {
-      text: VISITOR_TEXT,
-      registry: { tools: ['highlight_row'], intents: [] },
-    });
-    const { interrupt } = await stream.until('interrupt');
-    await client.answer(interrupt.id, { result: { highlighted: '42' } });
-    await stream.until('turn.done');
-    stream.close();
+    await answerHighlight(await askToHighlight(server));
     const connection = await createConnection(server, [{ collection: 'notes', functions: ['items_list'] }]);
     const mcp = await connectClient(server, connection.token);
     await mcp.callTool({ name: 'items_list', arguments: { collection: 'notes' } });
