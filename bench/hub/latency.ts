@@ -20,17 +20,29 @@ export interface Usage {
   statements: number;
   commits: number;
   cpuMicros: number;
+  /** Of `cpuMicros`, the main thread's (`/proc`, 10 ms ticks); the rest is helper threads. */
+  mainThreadMicros?: number;
+  /** The main thread's GC pauses: scavenges (`minor`) and mark-compact steps (`major`). */
+  gcPauseMicros?: { minor: number; major: number };
 }
 type UsageOf = () => Promise<Usage>;
 
 export function usageOf(child: Child<unknown>): UsageOf {
   return async () => {
-    const { statements, commits, cpu } = await child.ask<{
+    const { statements, commits, cpu, mainThreadMicros, gcPauseMicros } = await child.ask<{
       statements?: number;
       commits?: number;
       cpu: NodeJS.CpuUsage;
+      mainThreadMicros?: number;
+      gcPauseMicros?: { minor: number; major: number };
     }>({ type: 'usage' });
-    return { statements: statements ?? 0, commits: commits ?? 0, cpuMicros: cpu.user + cpu.system };
+    return {
+      statements: statements ?? 0,
+      commits: commits ?? 0,
+      cpuMicros: cpu.user + cpu.system,
+      mainThreadMicros,
+      gcPauseMicros,
+    };
   };
 }
 

@@ -135,6 +135,12 @@ ${result.sides.map((side) => `| ${side.name} | ${ms(side.cpuMsPerRoundTrip)} | $
 | **off** | **${ms(result.cpuMsPerRoundTrip.off)}** | ${ms(result.windowCpuMsPerRoundTrip.off)} | ${result.idleCpuMsPerSecond.off.toFixed(1)} | ${ms(result.latency.off.p50)} | ${ms(result.latency.off.p95)} | ${ms(result.latency.off.p99)} | ${result.latency.off.n} |
 | **on** | **${ms(result.cpuMsPerRoundTrip.on)}** | ${ms(result.windowCpuMsPerRoundTrip.on)} | ${result.idleCpuMsPerSecond.on.toFixed(1)} | ${ms(result.latency.on.p50)} | ${ms(result.latency.on.p95)} | ${ms(result.latency.on.p99)} | ${result.latency.on.n} |
 
+Where each arm's CPU per round trip went (ms; the main thread's from Linux's per-thread clock, in 10 ms ticks):
+
+| | main thread | of it, scavenges | of it, mark-compact | helper threads (concurrent GC, compiles, libuv) |
+|---|---:|---:|---:|---:|
+${(['off', 'on'] as const).map((arm) => `| ${arm} | ${ms(result.breakdown[arm].mainThread)} | ${ms(result.breakdown[arm].scavenges)} | ${ms(result.breakdown[arm].markCompact)} | ${ms(result.breakdown[arm].helperThreads)} |`).join('\n')}
+
 **Idle CPU** is each process's CPU per second over a ${QUIET_MS / 1000} s quiet spell after its generation's blocks (deferred
 work settled first): what it costs with nothing to do (an arm's figure is the median of its processes: a
 quiet spell is where V8 may shrink one process's heap). Here each process waited ${ms(result.wallMsPerRoundTrip)} ms of wall time per

@@ -23,7 +23,22 @@ export interface SideResult {
   windowCpuMsPerRoundTrip: number;
   /** Its CPU per second of a quiet spell after the blocks (ms/s): what it costs with nothing to do. */
   idleCpuMsPerSecond: number;
+  /** Where `cpuMsPerRoundTrip` went (ms per round trip): see `CpuBreakdown`. */
+  breakdown: CpuBreakdown;
   latency: Percentiles;
+}
+
+/**
+ * A process's CPU over the measured blocks split by where it ran, per round trip (ms): its main
+ * thread (JavaScript, the main thread's GC pauses, I/O callbacks) and the rest — V8's and libuv's
+ * helper threads (concurrent marking and sweeping, optimizing compiles). Of the main thread's, its
+ * GC pauses: scavenges and mark-compact steps.
+ */
+export interface CpuBreakdown {
+  mainThread: number;
+  helperThreads: number;
+  scavenges: number;
+  markCompact: number;
 }
 
 export interface ObservabilityResult {
@@ -37,6 +52,8 @@ export interface ObservabilityResult {
   windowCpuMsPerRoundTrip: { off: number; on: number };
   /** CPU per second with nothing to do (ms/s), each arm's median: timers, not round trips. */
   idleCpuMsPerSecond: { off: number; on: number };
+  /** Each arm's mean of its processes' `breakdown`. */
+  breakdown: { off: CpuBreakdown; on: CpuBreakdown };
   /** Per process, the wall time the measured blocks took over its round trips (ms): idle cost's share. */
   wallMsPerRoundTrip: number;
   /** (on − off) / off, in percent, of the arms' means. */
@@ -130,6 +147,8 @@ export async function measureObservability(
       windowCpuMicros: 0,
       cpuAtStart: 0,
       cpuMicros: 0,
+      atStart: undefined as Usage | undefined,
+      breakdownMicros: { mainThread: 0, helperThreads: 0, scavenges: 0, markCompact: 0 },
       scrapedAt: Number.NEGATIVE_INFINITY,
     })),
   );
@@ -160,16 +179,26 @@ export async function measureObservability(
   for (const side of sides) {
     side.samples.length = 0;
     side.windowCpuMicros = 0;
-    side.cpuAtStart = (await side.usage()).cpuMicros;
+    side.atStart = await side.usage();
+    side.cpuAtStart = side.atStart.cpuMicros;
   }
   const blocks = Math.max(1, Math.ceil(roundTrips / PER_TURN));
   const measuredAt = performance.now();
   for (let block = 0; block < blocks; block++) await round(block);
   const wallMs = performance.now() - measuredAt;
   // Work a process deferred from its warm-up into these blocks stands for what it defers past them.
-  const cpuAtEnd = await Promise.all(sides.map(async (side) => (await side.usage()).cpuMicros));
+  const atEnd = await Promise.all(sides.map((side) => side.usage()));
   sides.forEach((side, index) => {
-    side.cpuMicros = cpuAtEnd[index]! - side.cpuAtStart;
+    const end = atEnd[index]!;
+    const start = side.atStart!;
+    side.cpuMicros = end.cpuMicros - side.cpuAtStart;
+    const mainThread = (end.mainThreadMicros ?? 0) - (start.mainThreadMicros ?? 0);
+    side.breakdownMicros = {
+      mainThread,
+      helperThreads: side.cpuMicros - mainThread,
+      scavenges: (end.gcPauseMicros?.minor ?? 0) - (start.gcPauseMicros?.minor ?? 0),
+      markCompact: (end.gcPauseMicros?.major ?? 0) - (start.gcPauseMicros?.major ?? 0),
+    };
   });
   // Deferred work (span batches, exports) settles first; then nothing is asked of any process.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
@@ -186,6 +215,12 @@ export async function measureObservability(
       cpuMsPerRoundTrip: side.cpuMicros / 1000 / side.samples.length,
       windowCpuMsPerRoundTrip: side.windowCpuMicros / 1000 / side.samples.length,
       idleCpuMsPerSecond: (quietUntil[index]! - quietFrom[index]!) / 1000 / quietSeconds,
+      breakdown: {
+        mainThread: side.breakdownMicros.mainThread / 1000 / side.samples.length,
+        helperThreads: side.breakdownMicros.helperThreads / 1000 / side.samples.length,
+        scavenges: side.breakdownMicros.scavenges / 1000 / side.samples.length,
+        markCompact: side.breakdownMicros.markCompact / 1000 / side.samples.length,
+      },
       latency: percentiles(side.samples),
       samples: side.samples,
     })),
@@ -215,6 +250,15 @@ export function summarize(
     return ((of('on') - of('off')) / of('off')) * 100;
   });
   const samplesOf = (arm: 'off' | 'on') => armOf(arm).flatMap((side) => side.samples);
+  const breakdownOf = (arm: 'off' | 'on'): CpuBreakdown => {
+    const of = (part: keyof CpuBreakdown) => mean(armOf(arm).map((side) => side.breakdown[part]));
+    return {
+      mainThread: of('mainThread'),
+      helperThreads: of('helperThreads'),
+      scavenges: of('scavenges'),
+      markCompact: of('markCompact'),
+    };
+  };
   const scrapes = generations.reduce(
     (sum, generation) => ({
       count: sum.count + generation.scrapes.count,
@@ -233,6 +277,7 @@ export function summarize(
       off: median(armOf('off').map((side) => side.idleCpuMsPerSecond)),
       on: median(armOf('on').map((side) => side.idleCpuMsPerSecond)),
     },
+    breakdown: { off: breakdownOf('off'), on: breakdownOf('on') },
     wallMsPerRoundTrip: mean(
       generations.map((generation) => generation.wallMs / (generation.sides[0]?.samples.length ?? 1)),
     ),
