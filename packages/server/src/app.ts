@@ -24,11 +24,8 @@ import { kitAssetsPlugin } from './kit-assets/plugin.js';
 import { mcpPlugin } from './mcp/plugin.js';
 import { createMetrics } from './observability/metrics.js';
 import { installMetricsEndpoint, metricsEnabled } from './observability/metrics-endpoint.js';
-import {
-  createSpanTracing,
-  otlpSpanExporter,
-  type SpanTracingOptions,
-} from './observability/span-tracing.js';
+import { otlpSpanSender } from './observability/otlp-sender.js';
+import { createSpanTracing, type SpanTracingOptions } from './observability/span-tracing.js';
 import { NO_TELEMETRY } from './observability/telemetry.js';
 import { NO_TRACING, type Tracing } from './observability/tracing.js';
 import { waitingCountsOf } from './observability/waiting-counts.js';
@@ -71,7 +68,7 @@ function tracingOf(options: BuildAppOptions): Tracing {
   const url = options.config.tracesOtlpUrl;
   return url
     ? createSpanTracing({
-        spanExporters: [otlpSpanExporter(url)],
+        spanSenders: [otlpSpanSender(url)],
         sampleRatio: options.config.tracesSampleRatio,
       })
     : NO_TRACING;

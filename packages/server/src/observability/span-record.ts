@@ -1,7 +1,4 @@
-import { type Attributes, type SpanContext, SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
-import { hrTimeDuration, millisToHrTime } from '@opentelemetry/core';
-import type { Resource } from '@opentelemetry/resources';
-import { RandomIdGenerator, type ReadableSpan, type TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { SpanKind } from '@opentelemetry/api';
 import { boundedCode } from './bounded-values.js';
 import type { TurnRef } from './tracing.js';
 
@@ -13,7 +10,7 @@ export type SpanName =
   | 'diosc.consensus_wait'
   | 'diosc.mcp_call';
 
-const KIND: Record<SpanName, SpanKind> = {
+export const KIND: Record<SpanName, SpanKind> = {
   'diosc.turn': SpanKind.INTERNAL,
   'diosc.model_step': SpanKind.CLIENT,
   'diosc.tool_call': SpanKind.INTERNAL,
@@ -22,10 +19,17 @@ const KIND: Record<SpanName, SpanKind> = {
   'diosc.mcp_call': SpanKind.SERVER,
 };
 
+/** Every span's resource: the one attribute a backend groups the hub's spans by. */
+export const SERVICE_NAME = 'diosc';
+
+/** A random 32-bit word: span and trace ids are made of them, as the SDK's own id generator does. */
+const randomWord = () => (Math.random() * 0x1_0000_0000) >>> 0;
+
 /**
  * One span as the hub records it while a turn runs: a few fields set in place, nothing else. Its
- * ids, attributes and OpenTelemetry shape are made only when its batch is exported (`toReadableSpan`),
- * so the turn's own path pays for one small object per span (docs/operations.md, "Cost").
+ * OpenTelemetry shape is made only when it leaves — encoded as it ends (otlp-encoding.ts) or made a
+ * `ReadableSpan` for an SDK exporter (readable-span.ts) — so the turn's own path pays for one small
+ * object per span (docs/operations.md, "Cost").
  * Every field is set in the constructor: one shape for every record.
  */
 export class SpanRecord {
@@ -44,8 +48,16 @@ export class SpanRecord {
   /** A model step's provider and model, as names: never the model object (its closures hold a key). */
   provider: string | undefined = undefined;
   modelId: string | undefined = undefined;
-  /** Its trace and span ids, made when first needed: its own export, or a child's. */
-  context: SpanContext | undefined = undefined;
+  /**
+   * Its span id as two 32-bit words, and — on a span with no parent — its trace id as four; 0 until
+   * first needed (its own export, or a child's), as numbers so no string or buffer is made for them.
+   */
+  spanIdHigh = 0;
+  spanIdLow = 0;
+  traceId0 = 0;
+  traceId1 = 0;
+  traceId2 = 0;
+  traceId3 = 0;
 
   constructor(
     readonly name: SpanName,
@@ -62,95 +74,76 @@ export class SpanRecord {
   ) {}
 }
 
-const ids = new RandomIdGenerator();
-
-function contextOf(record: SpanRecord): SpanContext {
-  if (!record.context) {
-    const traceId = record.parent ? contextOf(record.parent).traceId : ids.generateTraceId();
-    record.context = { traceId, spanId: ids.generateSpanId(), traceFlags: TraceFlags.SAMPLED };
+/** Gives `record` its span id (and, at a root, its trace id) if it has none yet. */
+export function identify(record: SpanRecord): void {
+  if (record.spanIdHigh !== 0 || record.spanIdLow !== 0) return;
+  record.spanIdHigh = randomWord();
+  record.spanIdLow = randomWord() || 1; // never the all-zero id, which means "no span"
+  if (record.parent) {
+    identify(record.parent);
+    return;
   }
-  return record.context;
+  record.traceId0 = randomWord();
+  record.traceId1 = randomWord();
+  record.traceId2 = randomWord();
+  record.traceId3 = randomWord() || 1;
 }
 
-function attributesOf(record: SpanRecord): Attributes {
-  const attributes: Attributes = {};
+/** The span at the root of `record`'s trace: the one whose words are its trace id. */
+export const rootOf = (record: SpanRecord): SpanRecord => (record.parent ? rootOf(record.parent) : record);
+
+/** Whether the span ended in failure: its status is then OpenTelemetry's `ERROR`. */
+export const failed = (record: SpanRecord) => record.result !== undefined && record.result !== 'ok';
+
+/**
+ * Where a span's attributes are written: an object for an SDK exporter, protobuf bytes for OTLP.
+ * `attributesOf` calls it in one order for both, so the two agree attribute for attribute.
+ */
+export interface AttributeSink {
+  string(key: string, value: string): void;
+  int(key: string, value: number): void;
+  bool(key: string, value: boolean): void;
+  strings(key: string, value: string): void;
+}
+
+/**
+ * A span's attributes: ids, names, counts and codes only. OpenTelemetry's GenAI conventions on a
+ * model step, so a tracing backend's model views read them.
+ */
+export function attributesOf(record: SpanRecord, sink: AttributeSink): void {
   if (record.turn) {
-    attributes['diosc.turn.id'] = record.turn.turnId;
-    attributes['diosc.assistant.id'] = record.turn.assistantId;
+    sink.string('diosc.turn.id', record.turn.turnId);
+    sink.string('diosc.assistant.id', record.turn.assistantId);
   }
+  const subject = record.subject;
   switch (record.name) {
     case 'diosc.turn':
-      if (record.resumed) attributes['diosc.turn.resumed'] = true;
-      if (record.outcome !== undefined) attributes['diosc.turn.outcome'] = record.outcome;
+      if (record.resumed) sink.bool('diosc.turn.resumed', true);
+      if (record.outcome !== undefined) sink.string('diosc.turn.outcome', record.outcome);
       break;
     case 'diosc.model_step':
-      attributes['diosc.step'] = record.subject;
-      // OpenTelemetry's GenAI conventions, so a tracing backend's model views read them.
-      attributes['gen_ai.operation.name'] = 'chat';
-      attributes['gen_ai.provider.name'] = record.provider;
-      attributes['gen_ai.request.model'] = record.modelId;
+      if (typeof subject === 'number') sink.int('diosc.step', subject);
+      sink.string('gen_ai.operation.name', 'chat');
+      if (record.provider !== undefined) sink.string('gen_ai.provider.name', record.provider);
+      if (record.modelId !== undefined) sink.string('gen_ai.request.model', record.modelId);
       if (record.finishReason !== undefined) {
-        attributes['gen_ai.usage.input_tokens'] = record.inputTokens;
-        attributes['gen_ai.usage.output_tokens'] = record.outputTokens;
-        attributes['gen_ai.response.finish_reasons'] = [record.finishReason];
+        sink.int('gen_ai.usage.input_tokens', record.inputTokens);
+        sink.int('gen_ai.usage.output_tokens', record.outputTokens);
+        sink.strings('gen_ai.response.finish_reasons', record.finishReason);
       }
       break;
     case 'diosc.mcp_call':
-      attributes['diosc.mcp.function'] = record.subject;
+      if (typeof subject === 'string') sink.string('diosc.mcp.function', subject);
       break;
     default:
-      attributes['diosc.tool'] = record.subject;
-      if (record.outcome !== undefined) attributes['diosc.wait.outcome'] = record.outcome;
+      if (typeof subject === 'string') sink.string('diosc.tool', subject);
+      if (record.outcome !== undefined) sink.string('diosc.wait.outcome', record.outcome);
   }
   // The end by code only: the status message stays empty (a message could carry outside text).
-  if (record.result !== undefined) attributes['diosc.result.code'] = boundedCode(record.result);
-  if (record.abandoned) attributes['diosc.span.abandoned'] = true;
-  return attributes;
+  if (record.result !== undefined) sink.string('diosc.result.code', boundedCode(record.result));
+  if (record.abandoned) sink.bool('diosc.span.abandoned', true);
 }
 
-// Shared by every span of a batch (exporters only read them): fewer objects made per span.
-const NONE: never[] = [];
-const UNSET = { code: SpanStatusCode.UNSET };
-const FAILED = { code: SpanStatusCode.ERROR };
-
-/** The span a backend receives: what the SDK's own spans carry, built from the record at export. */
-export function toReadableSpan(
-  record: SpanRecord,
-  resource: Resource,
-  scope: ReadableSpan['instrumentationScope'],
-): ReadableSpan {
-  const context = contextOf(record);
-  const startTime = millisToHrTime(record.startTime);
-  const endTime = millisToHrTime(Math.max(record.startTime, record.endTime));
-  const events: TimedEvent[] =
-    record.exception === undefined
-      ? NONE
-      : [
-          {
-            name: 'exception',
-            attributes: { 'exception.type': record.exception },
-            time: endTime,
-            droppedAttributesCount: 0,
-          },
-        ];
-  const failed = record.result !== undefined && record.result !== 'ok';
-  return {
-    name: record.name,
-    kind: KIND[record.name],
-    spanContext: () => context,
-    parentSpanContext: record.parent ? contextOf(record.parent) : undefined,
-    startTime,
-    endTime,
-    duration: hrTimeDuration(startTime, endTime),
-    status: failed ? FAILED : UNSET,
-    attributes: attributesOf(record),
-    links: NONE,
-    events,
-    ended: true,
-    resource,
-    instrumentationScope: scope,
-    droppedAttributesCount: 0,
-    droppedEventsCount: 0,
-    droppedLinksCount: 0,
-  };
-}
+/** A token count as the span may carry it: a whole number from 0, else 0. */
+export const tokenCount = (value: unknown): number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;

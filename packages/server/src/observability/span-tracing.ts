@@ -1,9 +1,10 @@
 import { isErrorCode } from '@diosc/protocol';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { boundedFunction } from './bounded-values.js';
-import { type SpanName, SpanRecord, toReadableSpan } from './span-record.js';
+import { OtlpSpanBatch } from './otlp-encoding.js';
+import type { SpanSender } from './otlp-sender.js';
+import { toReadableSpan } from './readable-span.js';
+import { type SpanName, SpanRecord, tokenCount } from './span-record.js';
 import type { Tracing, TurnRef, WaitKind } from './tracing.js';
 
 /**
@@ -22,8 +23,10 @@ export const SPAN_EXPORT_MS = 5_000;
 const SPAN_BATCH_MAX = 512;
 
 export interface SpanTracingOptions {
-  /** Where ended spans go: the OTLP exporter in production, memory in tests. */
-  spanExporters: SpanExporter[];
+  /** OTLP senders: each span is encoded as it ends, and its batch sent (production: `otlpSpanSender`). */
+  spanSenders?: SpanSender[];
+  /** SDK exporters, given OpenTelemetry's `ReadableSpan`s (tests: an in-memory one). */
+  spanExporters?: SpanExporter[];
   /** `SPAN_EXPORT_MS` unless given; 0 exports each span as it ends (what tests read at once). */
   batchMs?: number;
   /** The share of turns and `/mcp` calls traced (`DIOSC_TRACES_SAMPLE_RATIO`); 1 unless given. */
@@ -47,53 +50,56 @@ export function sampledTurn(turnId: string, ratio: number): boolean {
 /** Epoch milliseconds with the monotonic clock's resolution. */
 const now = () => performance.timeOrigin + performance.now();
 
-/**
- * OTLP/HTTP with protobuf bodies to a collector's traces endpoint: half the bytes of the JSON
- * exporter, for the same server CPU in the hub benchmark.
- */
-export function otlpSpanExporter(url: string): SpanExporter {
-  return new OTLPTraceExporter({ url });
-}
-
 function codeOfError(error: unknown, otherwise = 'internal'): string {
   const value = (error as { code?: unknown } | null)?.code;
   return typeof value === 'string' && isErrorCode(value) ? value : otherwise;
 }
 
 /**
- * Spans recorded as small objects while the work runs and made into OpenTelemetry's spans only when
- * their batch is exported, with the times they had (span-record.ts). Only ended spans ever leave a
- * process, so a backend sees what the SDK's tracer would have sent; the tracer itself is not used,
- * since starting and ending its spans amid a turn's work is most of what traces cost a round trip
- * (docs/architecture.md, "Spans are recorded as small objects"). Never the global provider or context: tests build many apps.
+ * Spans recorded as small objects while the work runs (span-record.ts) and, as each ends, encoded
+ * as OTLP protobuf into its batch's bytes (otlp-encoding.ts) — or kept for an SDK exporter, made a
+ * `ReadableSpan` when its batch goes. Only ended spans ever leave a process, so a backend sees what
+ * the SDK's tracer would have sent; the tracer itself is not used, since starting and ending its
+ * spans amid a turn's work is most of what traces cost a round trip (docs/architecture.md, "Spans
+ * are recorded as small objects"). Never the global provider or context: tests build many apps.
  */
 export function createSpanTracing(options: SpanTracingOptions): Tracing {
-  const resource = resourceFromAttributes({ 'service.name': 'diosc' });
-  const scope = { name: 'diosc' };
-  const exporters = options.spanExporters;
+  const senders = options.spanSenders ?? [];
+  const exporters = options.spanExporters ?? [];
   const batchMs = options.batchMs ?? SPAN_EXPORT_MS;
   const ratio = options.sampleRatio ?? 1;
   const sampled = (turn: TurnRef) => sampledTurn(turn.turnId, ratio);
   const turns = new Map<string, SpanRecord>();
   const waits = new Map<string, SpanRecord>();
-  let batch: SpanRecord[] = [];
+  const encoded = new OtlpSpanBatch();
+  let kept: SpanRecord[] = [];
+  let pending = 0;
   let timer: NodeJS.Timeout | undefined;
 
   const exportBatch = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (batch.length === 0) return;
-    const spans: ReadableSpan[] = batch.map((record) => toReadableSpan(record, resource, scope));
-    batch = [];
+    if (pending === 0) return;
+    pending = 0;
     // A collector that refuses or is down loses the batch, as a batch span processor's would.
-    for (const exporter of exporters) exporter.export(spans, () => {});
+    if (senders.length > 0) {
+      const spans = { count: encoded.count, bytes: encoded.take() };
+      for (const sender of senders) sender.send(spans, () => {});
+    }
+    if (exporters.length > 0) {
+      const spans = kept.map(toReadableSpan);
+      kept = [];
+      for (const exporter of exporters) exporter.export(spans, () => {});
+    }
   };
   const ended = (record: SpanRecord, endTime: number, result: string | undefined) => {
     record.endTime = endTime;
     record.result = result;
-    batch.push(record);
+    if (senders.length > 0) encoded.add(record);
+    if (exporters.length > 0) kept.push(record);
+    pending++;
     if (batchMs === 0) return exportBatch();
-    if (batch.length === SPAN_BATCH_MAX) {
+    if (pending === SPAN_BATCH_MAX) {
       // A full batch goes at once, but after the request that filled it, not in its middle.
       clearTimeout(timer);
       timer = setTimeout(exportBatch, 0);
@@ -166,8 +172,8 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       record.modelId = model.modelId;
       try {
         const result = await run();
-        record.inputTokens = result.usage.inputTokens;
-        record.outputTokens = result.usage.outputTokens;
+        record.inputTokens = tokenCount(result.usage.inputTokens);
+        record.outputTokens = tokenCount(result.usage.outputTokens);
         record.finishReason = result.finishReason;
         ended(record, now(), 'ok');
         return result;
@@ -211,6 +217,10 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       waits.clear();
       turns.clear();
       exportBatch();
+      for (const sender of senders) {
+        await sender.forceFlush();
+        await sender.shutdown();
+      }
       for (const exporter of exporters) {
         await exporter.forceFlush?.();
         await exporter.shutdown();
