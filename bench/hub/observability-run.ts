@@ -54,9 +54,10 @@ try {
   for (let generation = 0; generation < GENERATIONS; generation++) {
     const arms: { off: Child<HubInfo>[]; on: Child<HubInfo>[] } = { off: [], on: [] };
     try {
-      // Started off, on, on, off: neither arm is always the older process.
+      // Started off, on, on, off — then on, off, off, on in the next generation: neither arm is
+      // always the older process, nor always the one started first or last.
       for (let index = 0; index < PROCESSES_PER_ARM; index++) {
-        const order = index % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+        const order = (index + generation) % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
         for (const arm of order) arms[arm].push(await start(arm === 'on' ? onEnv : {}));
       }
       generations.push(

@@ -1,7 +1,7 @@
 import { isErrorCode } from '@diosc/protocol';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { boundedFunction } from './bounded-values.js';
-import { OtlpSpanBatch } from './otlp-encoding.js';
+import { OtlpSpanEncoder } from './otlp-encoding.js';
 import type { SpanSender } from './otlp-sender.js';
 import { toReadableSpan } from './readable-span.js';
 import { type SpanName, SpanRecord, tokenCount } from './span-record.js';
@@ -23,7 +23,7 @@ export const SPAN_EXPORT_MS = 5_000;
 const SPAN_BATCH_MAX = 512;
 
 export interface SpanTracingOptions {
-  /** OTLP senders: each span is encoded as it ends, and its batch sent (production: `otlpSpanSender`). */
+  /** OTLP senders: each batch encoded as protobuf and sent (production: `otlpSpanSender`). */
   spanSenders?: SpanSender[];
   /** SDK exporters, given OpenTelemetry's `ReadableSpan`s (tests: an in-memory one). */
   spanExporters?: SpanExporter[];
@@ -56,9 +56,10 @@ function codeOfError(error: unknown, otherwise = 'internal'): string {
 }
 
 /**
- * Spans recorded as small objects while the work runs (span-record.ts) and, as each ends, encoded
- * as OTLP protobuf into its batch's bytes (otlp-encoding.ts) — or kept for an SDK exporter, made a
- * `ReadableSpan` when its batch goes. Only ended spans ever leave a process, so a backend sees what
+ * Spans recorded as small objects while the work runs (span-record.ts) and, when their batch goes,
+ * encoded as OTLP protobuf in one pass (otlp-encoding.ts) — or made `ReadableSpan`s for an SDK
+ * exporter. Encoding a batch together runs one warm loop, where a span encoded as it ended would
+ * run the encoder cold amid a request's work. Only ended spans ever leave a process, so a backend sees what
  * the SDK's tracer would have sent; the tracer itself is not used, since starting and ending its
  * spans amid a turn's work is most of what traces cost a round trip (docs/architecture.md, "Spans
  * are recorded as small objects"). Never the global provider or context: tests build many apps.
@@ -71,35 +72,32 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
   const sampled = (turn: TurnRef) => sampledTurn(turn.turnId, ratio);
   const turns = new Map<string, SpanRecord>();
   const waits = new Map<string, SpanRecord>();
-  const encoded = new OtlpSpanBatch();
-  let kept: SpanRecord[] = [];
-  let pending = 0;
+  const encoder = new OtlpSpanEncoder();
+  let batch: SpanRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
 
   const exportBatch = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending === 0) return;
-    pending = 0;
+    if (batch.length === 0) return;
+    const records = batch;
+    batch = [];
     // A collector that refuses or is down loses the batch, as a batch span processor's would.
     if (senders.length > 0) {
-      const spans = { count: encoded.count, bytes: encoded.take() };
+      const spans = { count: records.length, bytes: encoder.encode(records) };
       for (const sender of senders) sender.send(spans, () => {});
     }
     if (exporters.length > 0) {
-      const spans = kept.map(toReadableSpan);
-      kept = [];
+      const spans = records.map(toReadableSpan);
       for (const exporter of exporters) exporter.export(spans, () => {});
     }
   };
   const ended = (record: SpanRecord, endTime: number, result: string | undefined) => {
     record.endTime = endTime;
     record.result = result;
-    if (senders.length > 0) encoded.add(record);
-    if (exporters.length > 0) kept.push(record);
-    pending++;
+    batch.push(record);
     if (batchMs === 0) return exportBatch();
-    if (pending === SPAN_BATCH_MAX) {
+    if (batch.length === SPAN_BATCH_MAX) {
       // A full batch goes at once, but after the request that filled it, not in its middle.
       clearTimeout(timer);
       timer = setTimeout(exportBatch, 0);

@@ -1,6 +1,6 @@
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
-import { OtlpSpanBatch } from '../../src/observability/otlp-encoding.js';
+import { OtlpSpanEncoder } from '../../src/observability/otlp-encoding.js';
 import { toReadableSpan } from '../../src/observability/readable-span.js';
 import { SpanRecord } from '../../src/observability/span-record.js';
 
@@ -56,18 +56,13 @@ function recordsOfATurn(at: number): SpanRecord[] {
   return [step, failedStep, tool, answered, timedOut, abandoned, mcp, turn];
 }
 
-function encode(records: SpanRecord[]): Uint8Array {
-  const batch = new OtlpSpanBatch();
-  for (const record of records) batch.add(record);
-  expect(batch.count).toBe(records.length);
-  return batch.take();
-}
+const encode = (records: SpanRecord[]) => new OtlpSpanEncoder().encode(records);
 
 /** What OpenTelemetry's own OTLP serializer sends for the same spans, made as the SDK makes them. */
 const official = (records: SpanRecord[]) =>
   Buffer.from(ProtobufTraceSerializer.serializeRequest(records.map(toReadableSpan))!);
 
-describe('spans encoded as they end', () => {
+describe('spans encoded as OTLP protobuf', () => {
   it('are the bytes OpenTelemetry’s OTLP serializer makes of the same spans', () => {
     const records = recordsOfATurn(1_796_000_000_123.456);
     const ours = Buffer.from(encode(records));
@@ -75,21 +70,18 @@ describe('spans encoded as they end', () => {
     expect(ours.equals(official(records))).toBe(true);
   });
 
-  it('stay the same bytes over a batch whose lengths need three bytes, and after the batch is taken', () => {
-    const batch = new OtlpSpanBatch();
+  it('stay the same bytes over a batch whose lengths need three bytes, and in the next batch', () => {
+    const encoder = new OtlpSpanEncoder();
     const first = Array.from({ length: 80 }, (_, index) =>
       recordsOfATurn(1_796_000_000_000 + index * 1_000.5),
     ).flat();
-    for (const record of first) batch.add(record);
-    const firstBytes = Buffer.from(batch.take());
-    // 640 spans: well past the writer's first buffer, and a request longer than 2¹⁴ bytes.
+    const firstBytes = Buffer.from(encoder.encode(first));
+    // 640 spans: well past the encoder's first buffer, and a request longer than 2¹⁴ bytes.
     expect(firstBytes.length).toBeGreaterThan(2 ** 16);
     expect(firstBytes.equals(official(first))).toBe(true);
-    // Taking empties the batch: the next request holds only what was added since.
-    expect(batch.count).toBe(0);
+    // The encoder reuses its buffer: the next request holds only the next batch.
     const second = recordsOfATurn(1_800_000_000_000);
-    for (const record of second) batch.add(record);
-    expect(Buffer.from(batch.take()).equals(official(second))).toBe(true);
+    expect(Buffer.from(encoder.encode(second)).equals(official(second))).toBe(true);
   });
 
   it('give each span its own id, the turn’s trace to its children, and a trace of its own to an /mcp call', () => {
