@@ -47,8 +47,9 @@ export function sampledTurn(turnId: string, ratio: number): boolean {
   return (hash >>> 0) / 2 ** 32 < ratio;
 }
 
+const timeOrigin = performance.timeOrigin;
 /** Epoch milliseconds with the monotonic clock's resolution. */
-const now = () => performance.timeOrigin + performance.now();
+const now = () => timeOrigin + performance.now();
 
 function codeOfError(error: unknown, otherwise = 'internal'): string {
   const value = (error as { code?: unknown } | null)?.code;
@@ -163,25 +164,26 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       record.outcome = outcome;
       ended(record, now(), outcome === 'failed' ? (errorCode ?? 'internal') : 'ok');
     },
-    async modelStep(turn, step, model, run) {
-      if (!sampled(turn)) return run();
+    modelStepBegan(turn, step, model) {
+      if (!sampled(turn)) return undefined;
       const record = new SpanRecord('diosc.model_step', turn, turnOf(turn), step, now());
       record.provider = model.provider;
       record.modelId = model.modelId;
-      try {
-        const result = await run();
-        record.inputTokens = tokenCount(result.usage.inputTokens);
-        record.outputTokens = tokenCount(result.usage.outputTokens);
-        record.finishReason = result.finishReason;
-        ended(record, now(), 'ok');
-        return result;
-      } catch (error) {
-        // The provider's message may echo a key or the prompt: the span keeps the error's type only.
-        const name = (error as { name?: unknown } | null)?.name;
-        record.exception = typeof name === 'string' ? name.slice(0, 64) : 'Error';
-        ended(record, now(), codeOfError(error, 'model_failed'));
-        throw error;
-      }
+      return record;
+    },
+    modelStepEnded(span, outcome) {
+      if (!(span instanceof SpanRecord)) return;
+      span.inputTokens = tokenCount(outcome.usage.inputTokens);
+      span.outputTokens = tokenCount(outcome.usage.outputTokens);
+      span.finishReason = outcome.finishReason;
+      ended(span, now(), 'ok');
+    },
+    modelStepFailed(span, error) {
+      if (!(span instanceof SpanRecord)) return;
+      // The provider's message may echo a key or the prompt: the span keeps the error's type only.
+      const name = (error as { name?: unknown } | null)?.name;
+      span.exception = typeof name === 'string' ? name.slice(0, 64) : 'Error';
+      ended(span, now(), codeOfError(error, 'model_failed'));
     },
     toolCall(turn, tool, run, codeOf) {
       if (!sampled(turn)) return run();

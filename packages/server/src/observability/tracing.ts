@@ -18,6 +18,9 @@ export interface ModelStepOutcome {
   finishReason: string;
 }
 
+/** A model step's open span, as `modelStepBegan` returns it: only its tracing reads it. */
+export type ModelStepSpan = object | undefined;
+
 /**
  * Spans of the hub, as one narrow interface (`NO_TRACING` when traces are off, so turn code never
  * asks). A turn is a span from the visitor's message to its end; under it each model step (one
@@ -28,13 +31,14 @@ export interface ModelStepOutcome {
 export interface Tracing {
   turnBegan(turn: TurnRef): void;
   turnEnded(turnId: string, outcome: 'done' | 'failed' | 'cancelled', code?: string): void;
-  /** Runs one model step (one provider call) in its span, with the model and its token counts. */
-  modelStep<T extends ModelStepOutcome>(
-    turn: TurnRef,
-    step: number,
-    model: ModelRef,
-    run: () => Promise<T>,
-  ): Promise<T>;
+  /**
+   * One model step (one provider call) began: its span, ended by `modelStepEnded` with the token
+   * counts or by `modelStepFailed`. A pair of calls, not a wrapper around the step: the step is
+   * most of a round trip's work, and wrapping it would add an async frame to every one.
+   */
+  modelStepBegan(turn: TurnRef, step: number, model: ModelRef): ModelStepSpan;
+  modelStepEnded(span: ModelStepSpan, outcome: ModelStepOutcome): void;
+  modelStepFailed(span: ModelStepSpan, error: unknown): void;
   /** Runs one server-tool call in its span; `codeOf` names its result (`ok` or an error code). */
   toolCall<T>(turn: TurnRef, tool: string, run: () => Promise<T>, codeOf: (result: T) => string): Promise<T>;
   /** The hub now waits on the page (a browser tool) or the visitor (an approval) for `callId`. */
@@ -50,7 +54,9 @@ export interface Tracing {
 export const NO_TRACING: Tracing = {
   turnBegan: () => {},
   turnEnded: () => {},
-  modelStep: (_turn, _step, _model, run) => run(),
+  modelStepBegan: () => undefined,
+  modelStepEnded: () => {},
+  modelStepFailed: () => {},
   toolCall: (_turn, _tool, run) => run(),
   waitBegan: () => {},
   waitEnded: () => {},

@@ -46,29 +46,30 @@ export async function runStep(hub: HubServices, of: StepOf): Promise<ToolCallRec
   });
   const ref = { turnId, assistantId: assistant.id };
   const endStep = hub.telemetry.modelStep(assistant.id);
+  const stepSpan = hub.tracing.modelStepBegan(ref, step, model);
   let outcome: ModelStepResult;
   try {
-    outcome = await hub.tracing.modelStep(ref, step, model, () =>
-      runModelStep({
-        model,
-        redactor,
-        prompt: modelPrompt(
-          systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
-          buildPrompt(stored, attached),
-        ),
-        tools,
-        signal: of.signal,
-        onDelta: async (delta) => {
-          await hub.events.append(conversationId, { type: 'text.delta', turnId, delta });
-          await hub.hold?.({ at: 'model.delta', turnId, step });
-        },
-      }),
-    );
-    endStep('ok');
+    outcome = await runModelStep({
+      model,
+      redactor,
+      prompt: modelPrompt(
+        systemPrompt(assistant.config, hub.describeSitemap(assistant.config.sitemap)),
+        buildPrompt(stored, attached),
+      ),
+      tools,
+      signal: of.signal,
+      onDelta: async (delta) => {
+        await hub.events.append(conversationId, { type: 'text.delta', turnId, delta });
+        await hub.hold?.({ at: 'model.delta', turnId, step });
+      },
+    });
   } catch (error) {
     endStep('error');
+    hub.tracing.modelStepFailed(stepSpan, error);
     throw error;
   }
+  endStep('ok');
+  hub.tracing.modelStepEnded(stepSpan, outcome);
 
   const now = hub.clock.now();
   const calls = outcome.toolCalls.map((call, position) =>
