@@ -26,6 +26,7 @@ const config = loadConfig(
     DIOSC_LOG_LEVEL: 'silent',
     DIOSC_METRICS_TOKEN: process.env.HUB_BENCH_METRICS_TOKEN,
     DIOSC_TRACES_OTLP_URL: process.env.HUB_BENCH_OTLP_URL,
+    DIOSC_TRACES_SAMPLE_RATIO: process.env.HUB_BENCH_TRACES_SAMPLE_RATIO,
   },
   dir,
 );

@@ -21,6 +21,33 @@ export const MAX_OPEN_SPANS = 10_000;
 export const SPAN_EXPORT_MS = 5_000;
 /** A batch this large is exported at once, whatever its age (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`). */
 const SPAN_BATCH_MAX = 512;
+/** Journal slots that are read at once, whatever their age: about 512 spans' worth. */
+const JOURNAL_MAX = 8_192;
+
+/**
+ * What a journal entry records: the event and its time, then its operands (how many and which
+ * depends on the event; `readJournal` reads them back in the same order).
+ */
+enum Entry {
+  /** turnId, assistantId */
+  TurnBegan,
+  /** turnId, outcome, error code */
+  TurnEnded,
+  /** handle, turn, step, provider, model id */
+  StepBegan,
+  /** handle, input tokens, output tokens, finish reason */
+  StepEnded,
+  /** handle, the error's type, code */
+  StepFailed,
+  /** turn, call id, wait kind, tool */
+  WaitBegan,
+  /** call id, outcome */
+  WaitEnded,
+  /** handle, span name, turn (or undefined), subject */
+  CallBegan,
+  /** handle, result code */
+  CallEnded,
+}
 
 export interface SpanTracingOptions {
   /** OTLP senders: each batch encoded as protobuf and sent (production: `otlpSpanSender`). */
@@ -57,29 +84,34 @@ function codeOfError(error: unknown, otherwise = 'internal'): string {
 }
 
 /**
- * Spans recorded as small objects while the work runs (span-record.ts) and, when their batch goes,
- * encoded as OTLP protobuf in one pass (otlp-encoding.ts) — or made `ReadableSpan`s for an SDK
- * exporter. Encoding a batch together runs one warm loop, where a span encoded as it ended would
- * run the encoder cold amid a request's work. Only ended spans ever leave a process, so a backend sees what
- * the SDK's tracer would have sent; the tracer itself is not used, since starting and ending its
- * spans amid a turn's work is most of what traces cost a round trip (docs/architecture.md, "Spans
- * are recorded as small objects"). Never the global provider or context: tests build many apps.
+ * Spans journaled while the work runs and made only later, in one warm loop: a turn's path pushes an
+ * entry — the event, its time and a few ids — onto one array, and every `SPAN_EXPORT_MS` (or when
+ * the journal is full) the entries are read back into span records (span-record.ts), the ended
+ * ones encoded as OTLP protobuf (otlp-encoding.ts) or made `ReadableSpan`s for an SDK exporter, and
+ * sent. Only ended spans ever leave a process, so a backend sees what the SDK's tracer would have
+ * sent, with the times the work had. Neither the SDK's tracer nor even a record of our own is made
+ * amid a round trip: code run there, cold, between the request's own work, costs several times
+ * what it costs in a loop (docs/architecture.md, "Spans are journaled"). Never the global provider
+ * or context: tests build many apps.
  */
 export function createSpanTracing(options: SpanTracingOptions): Tracing {
   const senders = options.spanSenders ?? [];
   const exporters = options.spanExporters ?? [];
   const batchMs = options.batchMs ?? SPAN_EXPORT_MS;
   const ratio = options.sampleRatio ?? 1;
-  const sampled = (turn: TurnRef) => sampledTurn(turn.turnId, ratio);
-  const turns = new Map<string, SpanRecord>();
-  const waits = new Map<string, SpanRecord>();
+  const sampled = (turn: TurnRef) => ratio >= 1 || sampledTurn(turn.turnId, ratio);
   const encoder = new OtlpSpanEncoder();
-  let batch: SpanRecord[] = [];
+  let journal: unknown[] = [];
+  let nextHandle = 1;
   let timer: NodeJS.Timeout | undefined;
 
+  // Read back from the journal: what is open, and the ended spans waiting for their batch.
+  const turns = new Map<string, SpanRecord>();
+  const waits = new Map<string, SpanRecord>();
+  const handles = new Map<number, SpanRecord>();
+  let batch: SpanRecord[] = [];
+
   const exportBatch = () => {
-    clearTimeout(timer);
-    timer = undefined;
     if (batch.length === 0) return;
     const records = batch;
     batch = [];
@@ -97,20 +129,11 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     record.endTime = endTime;
     record.result = result;
     batch.push(record);
-    if (batchMs === 0) return exportBatch();
-    if (batch.length === SPAN_BATCH_MAX) {
-      // A full batch goes at once, but after the request that filled it, not in its middle.
-      clearTimeout(timer);
-      timer = setTimeout(exportBatch, 0);
-      timer.unref();
-    } else if (!timer) {
-      timer = setTimeout(exportBatch, batchMs);
-      timer.unref();
-    }
+    if (batch.length === SPAN_BATCH_MAX) exportBatch();
   };
-  const abandon = (record: SpanRecord) => {
+  const abandon = (record: SpanRecord, at: number) => {
     record.abandoned = true;
-    ended(record, now(), undefined);
+    ended(record, at, undefined);
   };
 
   /** Past `MAX_OPEN_SPANS` the oldest entry is ended as abandoned. */
@@ -119,16 +142,148 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     if (map.size <= MAX_OPEN_SPANS) return;
     const [oldestKey, oldest] = map.entries().next().value as [string, SpanRecord];
     map.delete(oldestKey);
-    abandon(oldest);
+    abandon(oldest, record.startTime);
   };
 
   /** The turn's span here; a turn first seen on this instance (resumed) gets one of its own. */
-  const turnOf = (turn: TurnRef): SpanRecord => {
+  const turnOf = (turn: TurnRef, at: number): SpanRecord => {
     const open = turns.get(turn.turnId);
     if (open) return open;
-    const record = new SpanRecord('diosc.turn', turn, undefined, undefined, now(), true);
+    const record = new SpanRecord('diosc.turn', turn, undefined, undefined, at, true);
     remember(turns, turn.turnId, record);
     return record;
+  };
+
+  /** The journal read back in order: records opened, ended and batched; then the batch sent. */
+  const readJournal = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const entries = journal;
+    journal = [];
+    let at = 0;
+    while (at < entries.length) {
+      const entry = entries[at] as Entry;
+      const time = entries[at + 1] as number;
+      at += 2;
+      switch (entry) {
+        case Entry.TurnBegan: {
+          const turn = { turnId: entries[at] as string, assistantId: entries[at + 1] as string };
+          remember(turns, turn.turnId, new SpanRecord('diosc.turn', turn, undefined, undefined, time));
+          at += 2;
+          break;
+        }
+        case Entry.TurnEnded: {
+          const turnId = entries[at] as string;
+          const record = turns.get(turnId);
+          if (record) {
+            const outcome = entries[at + 1] as string;
+            turns.delete(turnId);
+            record.outcome = outcome;
+            ended(record, time, outcome === 'failed' ? ((entries[at + 2] as string) ?? 'internal') : 'ok');
+          }
+          at += 3;
+          break;
+        }
+        case Entry.StepBegan: {
+          const turn = entries[at + 1] as TurnRef;
+          const record = new SpanRecord(
+            'diosc.model_step',
+            turn,
+            turnOf(turn, time),
+            entries[at + 2] as number,
+            time,
+          );
+          record.provider = entries[at + 3] as string;
+          record.modelId = entries[at + 4] as string;
+          handles.set(entries[at] as number, record);
+          at += 5;
+          break;
+        }
+        case Entry.StepEnded: {
+          const record = handles.get(entries[at] as number);
+          if (record) {
+            handles.delete(entries[at] as number);
+            record.inputTokens = entries[at + 1] as number;
+            record.outputTokens = entries[at + 2] as number;
+            record.finishReason = entries[at + 3] as string;
+            ended(record, time, 'ok');
+          }
+          at += 4;
+          break;
+        }
+        case Entry.StepFailed: {
+          const record = handles.get(entries[at] as number);
+          if (record) {
+            handles.delete(entries[at] as number);
+            record.exception = entries[at + 1] as string;
+            ended(record, time, entries[at + 2] as string);
+          }
+          at += 3;
+          break;
+        }
+        case Entry.WaitBegan: {
+          const turn = entries[at] as TurnRef;
+          const name = entries[at + 2] === 'interrupt' ? 'diosc.interrupt_wait' : 'diosc.consensus_wait';
+          const record = new SpanRecord(name, turn, turnOf(turn, time), entries[at + 3] as string, time);
+          remember(waits, entries[at + 1] as string, record);
+          at += 4;
+          break;
+        }
+        case Entry.WaitEnded: {
+          const callId = entries[at] as string;
+          const record = waits.get(callId);
+          if (record) {
+            const outcome = entries[at + 1] as string;
+            waits.delete(callId);
+            record.outcome = outcome;
+            ended(
+              record,
+              time,
+              outcome === 'timed_out' ? 'interrupt_timed_out' : outcome === 'cancelled' ? 'cancelled' : 'ok',
+            );
+          }
+          at += 2;
+          break;
+        }
+        case Entry.CallBegan: {
+          const turn = entries[at + 2] as TurnRef | undefined;
+          const record = new SpanRecord(
+            entries[at + 1] as SpanName,
+            turn,
+            turn && turnOf(turn, time),
+            entries[at + 3] as string,
+            time,
+          );
+          handles.set(entries[at] as number, record);
+          at += 4;
+          break;
+        }
+        case Entry.CallEnded: {
+          const record = handles.get(entries[at] as number);
+          if (record) {
+            handles.delete(entries[at] as number);
+            ended(record, time, entries[at + 1] as string);
+          }
+          at += 2;
+          break;
+        }
+      }
+    }
+    exportBatch();
+  };
+
+  /** Called after every push: the journal is read when its batch is due, or at once when it is full. */
+  const journaled = () => {
+    if (batchMs === 0) return readJournal();
+    if (journal.length >= JOURNAL_MAX) {
+      // A full journal is read at once, but after the request that filled it, not in its middle.
+      clearTimeout(timer);
+      timer = setTimeout(readJournal, 0);
+      timer.unref();
+    } else if (!timer) {
+      timer = setTimeout(readJournal, batchMs);
+      timer.unref();
+    }
   };
 
   async function inSpan<T>(
@@ -138,7 +293,9 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     run: () => Promise<T>,
     codeOf: (result: T) => string,
   ): Promise<T> {
-    const record = new SpanRecord(name, turn, turn && turnOf(turn), subject, now());
+    const handle = nextHandle++;
+    journal.push(Entry.CallBegan, now(), handle, name, turn, subject);
+    journaled();
     let result = 'internal';
     try {
       const value = await run();
@@ -148,42 +305,48 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       result = codeOfError(error);
       throw error;
     } finally {
-      ended(record, now(), result);
+      journal.push(Entry.CallEnded, now(), handle, result);
+      journaled();
     }
   }
 
   return {
     turnBegan(turn) {
       if (!sampled(turn)) return;
-      remember(turns, turn.turnId, new SpanRecord('diosc.turn', turn, undefined, undefined, now()));
+      journal.push(Entry.TurnBegan, now(), turn.turnId, turn.assistantId);
+      journaled();
     },
     turnEnded(turnId, outcome, errorCode) {
-      const record = turns.get(turnId);
-      if (!record) return;
-      turns.delete(turnId);
-      record.outcome = outcome;
-      ended(record, now(), outcome === 'failed' ? (errorCode ?? 'internal') : 'ok');
+      journal.push(Entry.TurnEnded, now(), turnId, outcome, errorCode);
+      journaled();
     },
     modelStepBegan(turn, step, model) {
       if (!sampled(turn)) return undefined;
-      const record = new SpanRecord('diosc.model_step', turn, turnOf(turn), step, now());
-      record.provider = model.provider;
-      record.modelId = model.modelId;
-      return record;
+      const handle = nextHandle++;
+      // The model as its names: never the model object (its closures hold a key).
+      journal.push(Entry.StepBegan, now(), handle, turn, step, model.provider, model.modelId);
+      journaled();
+      return handle;
     },
     modelStepEnded(span, outcome) {
-      if (!(span instanceof SpanRecord)) return;
-      span.inputTokens = tokenCount(outcome.usage.inputTokens);
-      span.outputTokens = tokenCount(outcome.usage.outputTokens);
-      span.finishReason = outcome.finishReason;
-      ended(span, now(), 'ok');
+      if (span === undefined) return;
+      journal.push(
+        Entry.StepEnded,
+        now(),
+        span,
+        tokenCount(outcome.usage.inputTokens),
+        tokenCount(outcome.usage.outputTokens),
+        outcome.finishReason,
+      );
+      journaled();
     },
     modelStepFailed(span, error) {
-      if (!(span instanceof SpanRecord)) return;
+      if (span === undefined) return;
       // The provider's message may echo a key or the prompt: the span keeps the error's type only.
       const name = (error as { name?: unknown } | null)?.name;
-      span.exception = typeof name === 'string' ? name.slice(0, 64) : 'Error';
-      ended(span, now(), codeOfError(error, 'model_failed'));
+      const exception = typeof name === 'string' ? name.slice(0, 64) : 'Error';
+      journal.push(Entry.StepFailed, now(), span, exception, codeOfError(error, 'model_failed'));
+      journaled();
     },
     toolCall(turn, tool, run, codeOf) {
       if (!sampled(turn)) return run();
@@ -191,19 +354,12 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
     },
     waitBegan(turn, callId, kind: WaitKind, tool) {
       if (!sampled(turn)) return;
-      const name = kind === 'interrupt' ? 'diosc.interrupt_wait' : 'diosc.consensus_wait';
-      remember(waits, callId, new SpanRecord(name, turn, turnOf(turn), tool, now()));
+      journal.push(Entry.WaitBegan, now(), turn, callId, kind, tool);
+      journaled();
     },
     waitEnded(callId, outcome) {
-      const record = waits.get(callId);
-      if (!record) return;
-      waits.delete(callId);
-      record.outcome = outcome;
-      ended(
-        record,
-        now(),
-        outcome === 'timed_out' ? 'interrupt_timed_out' : outcome === 'cancelled' ? 'cancelled' : 'ok',
-      );
+      journal.push(Entry.WaitEnded, now(), callId, outcome);
+      journaled();
     },
     mcpCall(functionName, run, codeOf) {
       // An /mcp call has no turn: each is its own trace, kept at the ratio by chance.
@@ -211,9 +367,11 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       return inSpan('diosc.mcp_call', undefined, boundedFunction(functionName), run, codeOf);
     },
     async shutdown() {
+      readJournal();
       // Waits and turns this process never saw end: they end with it, marked so a reader knows.
-      for (const wait of waits.values()) abandon(wait);
-      for (const turn of turns.values()) abandon(turn);
+      const at = now();
+      for (const wait of waits.values()) abandon(wait, at);
+      for (const turn of turns.values()) abandon(turn, at);
       waits.clear();
       turns.clear();
       exportBatch();

@@ -18,8 +18,8 @@ export interface ModelStepOutcome {
   finishReason: string;
 }
 
-/** A model step's open span, as `modelStepBegan` returns it: only its tracing reads it. */
-export type ModelStepSpan = object | undefined;
+/** A model step's open span, as `modelStepBegan` returns it (none when it is not traced). */
+export type ModelStepSpan = number | undefined;
 
 /**
  * Spans of the hub, as one narrow interface (`NO_TRACING` when traces are off, so turn code never
