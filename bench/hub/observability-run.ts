@@ -3,7 +3,8 @@
 // (`npm run docs:refresh` copies them to bench/results/). BENCH_DURATION scales the round trips
 // (50 per second, as bench/hub/run.ts). BENCH_ON=metrics or BENCH_ON=traces turns on only that one
 // in the on arm, to see what each costs (the goal is for both); BENCH_ON=none turns on nothing, so
-// the arms are the same and the difference shows the method's own error.
+// the arms are the same and the difference shows the method's own error. HUB_BENCH_TRACES_SAMPLE_RATIO
+// sets DIOSC_TRACES_SAMPLE_RATIO in every hub process (0: traces on, no turn sampled).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -26,10 +26,9 @@ export const SERVICE_NAME = 'diosc';
 const randomWord = () => (Math.random() * 0x1_0000_0000) >>> 0;
 
 /**
- * One span as the hub records it while a turn runs: a few fields set in place, nothing else. Its
- * OpenTelemetry shape is made only when it leaves — encoded as it ends (otlp-encoding.ts) or made a
- * `ReadableSpan` for an SDK exporter (readable-span.ts) — so the turn's own path pays for one small
- * object per span (docs/operations.md, "Cost").
+ * One span as the tracer reads it back from its journal (span-tracing.ts): a few fields, set in
+ * place. Its OpenTelemetry shape is made only when its batch leaves — encoded as OTLP protobuf
+ * (otlp-encoding.ts) or made a `ReadableSpan` for an SDK exporter (readable-span.ts).
  * Every field is set in the constructor: one shape for every record.
  */
 export class SpanRecord {
