@@ -247,20 +247,23 @@ class KeyValueWriter implements AttributeSink {
 }
 
 /**
- * A batch of ended spans as one OTLP `ExportTraceServiceRequest`, written straight from their
- * records in one pass — no `ReadableSpan`, no message objects (docs/architecture.md, "Spans are
- * recorded as small objects"). The fields and their order are those of OpenTelemetry's own
- * serializer given the same spans as `ReadableSpan`s (readable-span.ts); a test holds the two to
- * the same bytes. One encoder per tracer: its buffer is reused from batch to batch.
+ * A batch of ended spans as OTLP protobuf, each written straight from its record as it is added —
+ * no `ReadableSpan`, no message objects — so the batch holds bytes outside V8's heap, not objects
+ * (docs/architecture.md, "Spans are journaled"). The fields and their order are those of
+ * OpenTelemetry's own serializer given the same spans as `ReadableSpan`s (readable-span.ts); a test
+ * holds the two to the same bytes. One encoder per tracer: its buffer is reused from batch to batch.
  */
 export class OtlpSpanEncoder {
   private readonly writer = new ProtobufWriter();
   private readonly attributes = new KeyValueWriter(this.writer);
 
-  /** The request for `records`: the hub's resource and scope around their spans. */
-  encode(records: readonly SpanRecord[]): Uint8Array {
-    this.writer.reset();
-    for (const record of records) this.span(record);
+  /** Appends one span to the batch. */
+  add(record: SpanRecord): void {
+    this.span(record);
+  }
+
+  /** The batch as one `ExportTraceServiceRequest` (the hub's resource and scope around its spans); empties it. */
+  take(): Uint8Array {
     const spans = this.writer.view();
     // Lengths first: the spans are copied once, to where they end up.
     const scopeSpansLength = SCOPE.length + spans.length;
@@ -273,6 +276,7 @@ export class OtlpSpanEncoder {
     request.varint(scopeSpansLength);
     request.append(SCOPE);
     request.append(spans);
+    this.writer.reset();
     return request.view();
   }
 

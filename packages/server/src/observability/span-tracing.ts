@@ -21,8 +21,13 @@ export const MAX_OPEN_SPANS = 10_000;
 export const SPAN_EXPORT_MS = 5_000;
 /** A batch this large is exported at once, whatever its age (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`). */
 const SPAN_BATCH_MAX = 512;
-/** Journal slots that are read at once, whatever their age: about 512 spans' worth. */
-const JOURNAL_MAX = 8_192;
+/**
+ * How long an entry waits in the journal before it is read back, and how many slots are read at
+ * once whatever their age. Short: what the journal holds lives in V8's young generation, where
+ * every garbage collection copies it; once read, an ended span is bytes outside the heap.
+ */
+const JOURNAL_READ_MS = 1_000;
+const JOURNAL_MAX = 1_024;
 
 /**
  * What a journal entry records: the event and its time, then its operands (how many and which
@@ -104,32 +109,40 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
   let journal: unknown[] = [];
   let nextHandle = 1;
   let timer: NodeJS.Timeout | undefined;
+  /** After `shutdown`: a late entry is dropped, its senders are gone. */
+  let closed = false;
 
-  // Read back from the journal: what is open, and the ended spans waiting for their batch.
+  // Read back from the journal: what is open, and the ended spans waiting for their batch — as
+  // OTLP bytes in the encoder, and as records for SDK exporters.
   const turns = new Map<string, SpanRecord>();
   const waits = new Map<string, SpanRecord>();
   const handles = new Map<number, SpanRecord>();
-  let batch: SpanRecord[] = [];
+  let kept: SpanRecord[] = [];
+  let pending = 0;
+  /** When the oldest span of the batch ended (epoch ms). */
+  let batchStartedAt = 0;
 
   const exportBatch = () => {
-    if (batch.length === 0) return;
-    const records = batch;
-    batch = [];
+    if (pending === 0) return;
     // A collector that refuses or is down loses the batch, as a batch span processor's would.
     if (senders.length > 0) {
-      const spans = { count: records.length, bytes: encoder.encode(records) };
+      const spans = { count: pending, bytes: encoder.take() };
       for (const sender of senders) sender.send(spans, () => {});
     }
     if (exporters.length > 0) {
-      const spans = records.map(toReadableSpan);
+      const spans = kept.map(toReadableSpan);
+      kept = [];
       for (const exporter of exporters) exporter.export(spans, () => {});
     }
+    pending = 0;
   };
   const ended = (record: SpanRecord, endTime: number, result: string | undefined) => {
     record.endTime = endTime;
     record.result = result;
-    batch.push(record);
-    if (batch.length === SPAN_BATCH_MAX) exportBatch();
+    if (senders.length > 0) encoder.add(record);
+    if (exporters.length > 0) kept.push(record);
+    if (pending++ === 0) batchStartedAt = endTime;
+    if (pending === SPAN_BATCH_MAX) exportBatch();
   };
   const abandon = (record: SpanRecord, at: number) => {
     record.abandoned = true;
@@ -269,21 +282,30 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
         }
       }
     }
-    exportBatch();
+    if (pending > 0 && now() - batchStartedAt >= batchMs) exportBatch();
+    // A batch not yet due is looked at again, whether or not more entries come.
+    if (pending > 0) schedule(Math.min(JOURNAL_READ_MS, batchMs));
   };
 
-  /** Called after every push: the journal is read when its batch is due, or at once when it is full. */
+  const schedule = (ms: number) => {
+    if (timer) return;
+    timer = setTimeout(readJournal, ms);
+    timer.unref();
+  };
+
+  /** Called after every push: the journal is read within `JOURNAL_READ_MS`, or at once when it is full. */
   const journaled = () => {
+    if (closed) {
+      journal.length = 0;
+      return;
+    }
     if (batchMs === 0) return readJournal();
     if (journal.length >= JOURNAL_MAX) {
       // A full journal is read at once, but after the request that filled it, not in its middle.
       clearTimeout(timer);
-      timer = setTimeout(readJournal, 0);
-      timer.unref();
-    } else if (!timer) {
-      timer = setTimeout(readJournal, batchMs);
-      timer.unref();
-    }
+      timer = undefined;
+      schedule(0);
+    } else schedule(Math.min(JOURNAL_READ_MS, batchMs));
   };
 
   async function inSpan<T>(
@@ -367,7 +389,10 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
       return inSpan('diosc.mcp_call', undefined, boundedFunction(functionName), run, codeOf);
     },
     async shutdown() {
+      closed = true;
       readJournal();
+      clearTimeout(timer);
+      timer = undefined;
       // Waits and turns this process never saw end: they end with it, marked so a reader knows.
       const at = now();
       for (const wait of waits.values()) abandon(wait, at);
