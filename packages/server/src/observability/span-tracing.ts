@@ -89,15 +89,16 @@ function codeOfError(error: unknown, otherwise = 'internal'): string {
 }
 
 /**
- * Spans journaled while the work runs and made only later, in one warm loop: a turn's path pushes an
- * entry — the event, its time and a few ids — onto one array, and every `SPAN_EXPORT_MS` (or when
- * the journal is full) the entries are read back into span records (span-record.ts), the ended
- * ones encoded as OTLP protobuf (otlp-encoding.ts) or made `ReadableSpan`s for an SDK exporter, and
- * sent. Only ended spans ever leave a process, so a backend sees what the SDK's tracer would have
- * sent, with the times the work had. Neither the SDK's tracer nor even a record of our own is made
- * amid a round trip: code run there, cold, between the request's own work, costs several times
- * what it costs in a loop (docs/architecture.md, "Spans are journaled"). Never the global provider
- * or context: tests build many apps.
+ * Spans journaled while the work runs and made only later, in warm loops: a turn's path pushes an
+ * entry — the event, its time and a few ids — onto one array; every `JOURNAL_READ_MS` (or when the
+ * journal is full) the entries are read back into span records (span-record.ts) and each ended
+ * span is encoded as OTLP protobuf into its batch (otlp-encoding.ts) or kept for an SDK exporter;
+ * every `SPAN_EXPORT_MS` (or at `SPAN_BATCH_MAX` spans) the batch is sent. Only ended spans ever
+ * leave a process, so a backend sees what the SDK's tracer would have sent, with the times the work
+ * had. Neither the SDK's tracer nor even a record of our own is made amid a round trip: code run
+ * there, cold, between the request's own work, costs several times what it costs in a loop
+ * (docs/architecture.md, "Spans are journaled"). Never the global provider or context: tests build
+ * many apps.
  */
 export function createSpanTracing(options: SpanTracingOptions): Tracing {
   const senders = options.spanSenders ?? [];
