@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,19 +11,44 @@ import { freePort } from '../src/testing/test-server.js';
 import { postMcp } from './mcp/support.js';
 import { ensureBuilt, ROOT } from './support/built-bin.js';
 
+const METRICS_TOKEN = 'start-test-metrics-token-0123456789abcdef';
+
+/** An OTLP/HTTP collector on loopback: keeps each request's body. */
+async function startCollector() {
+  const bodies: Buffer[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      bodies.push(Buffer.concat(chunks));
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1/traces`, bodies, close: () => server.close() };
+}
+
 // What `npm start` builds, fresh beforehand: the run below must then build nothing.
 ensureBuilt('@diosc/kit', '@diosc/portal', '@diosc/server');
 
 describe('npm start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'diosc-start-'));
   let child: ChildProcess | undefined;
+  const onExit: (() => void)[] = [];
   afterAll(() => {
     child?.kill('SIGTERM');
+    for (const step of onExit) step();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('prints one origin, the one sign-in works on, the Demo assistant’s preview there, and leaves it for the CLI', async () => {
+  it('prints one origin, the one sign-in works on, the Demo assistant’s preview there, and leaves it for the CLI; counts and traces what it serves', async () => {
     const port = await freePort();
+    // Metrics and traces on, as an operator turns them on: the build's own span sending thread
+    // delivers to this collector.
+    const collector = await startCollector();
+    onExit.push(collector.close);
     // scripts/start.mjs is what `npm start` runs (npm itself adds nothing but its own start-up).
     child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: ROOT,
@@ -29,6 +57,8 @@ describe('npm start', () => {
         DIOSC_DATA_DIR: dir,
         DIOSC_PORT: String(port),
         DIOSC_OWNER_PASSWORD: 'start pass',
+        DIOSC_METRICS_TOKEN: METRICS_TOKEN,
+        DIOSC_TRACES_OTLP_URL: collector.url,
       },
     });
     let output = '';
@@ -90,6 +120,21 @@ describe('npm start', () => {
       },
     );
     expect(tools.status).toBe(200);
+    const call = await postMcp(
+      { url: address },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'items_list', arguments: { collection: 'inbox' } },
+      },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(call.status).toBe(200);
+    const metrics = await fetch(`${address}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(await metrics.text()).toMatch(/^diosc_mcp_calls_total\{function="items_list",code="ok"\} 1$/m);
 
     // Fresh outputs were not rebuilt (nor any example built: it builds only what it serves), and
     // a SIGTERM to the process `npm start` runs stops the server itself, through its clean shutdown.
@@ -99,5 +144,10 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((done) => running.once('exit', (code) => done(code)));
     running.kill('SIGTERM');
     expect(await exited).toBe(0);
+    // Its shutdown sent the span of that call; protobuf keeps strings as their bytes.
+    const spans = Buffer.concat(collector.bodies).toString('latin1');
+    expect(spans).toContain('diosc.mcp_call');
+    expect(spans).toContain('items_list');
+    expect(spans).not.toContain(token);
   });
 });

@@ -1,9 +1,6 @@
-import type { ExportResult } from '@opentelemetry/core';
-import {
-  convertLegacyHttpOptions,
-  createOtlpHttpExportDelegate,
-} from '@opentelemetry/otlp-exporter-base/node-http';
-import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 
 /** One batch of spans as an OTLP `ExportTraceServiceRequest` (otlp-encoding.ts). */
 export interface EncodedSpans {
@@ -19,24 +16,121 @@ export interface SpanSender {
 }
 
 /**
- * OTLP/HTTP with protobuf bodies, through OpenTelemetry's own HTTP export delegate — what its
- * `OTLPTraceExporter` uses: the same headers, timeout, retries with backoff, bounded concurrency and
- * `OTEL_EXPORTER_OTLP_*` settings. Only the serializer differs: the bytes are already made.
+ * The sending thread's program. It runs OpenTelemetry's own OTLP/HTTP export delegate — what its
+ * `OTLPTraceExporter` uses: the same headers, timeout, retries with backoff, bounded concurrency,
+ * response size limit and `OTEL_EXPORTER_OTLP_*` settings — with the serializer left out, since the
+ * bytes come made. Plain CommonJS, given the resolved paths of its two packages: it runs the same
+ * from source (tsx, Vitest) and from the bundled `diosc`, with no TypeScript loader in the thread.
+ */
+const SENDING_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const otlp = require(workerData.exporterBase);
+const { ProtobufTraceSerializer } = require(workerData.transformer);
+const delegate = otlp.createOtlpHttpExportDelegate(
+  otlp.convertLegacyHttpOptions({ url: workerData.url }, 'TRACES', 'v1/traces', {
+    'Content-Type': 'application/x-protobuf',
+  }),
+  {
+    serializeRequest: (spans) => spans.bytes,
+    deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data),
+  },
+  'otlp_http_span_exporter',
+  { name: 'span', countItems: (spans) => spans.count },
+  undefined,
+);
+const reply = (id) => () => parentPort.postMessage({ id, code: 0 });
+parentPort.on('message', (message) => {
+  if (message.spans)
+    delegate.export(message.spans, (result) =>
+      parentPort.postMessage({ id: message.id, code: result.code, error: result.error?.message }),
+    );
+  else if (message.flush) delegate.forceFlush().then(reply(message.id));
+  else delegate.shutdown().then(reply(message.id));
+});
+`;
+
+/** The sending thread's heap: a few batches in flight and OpenTelemetry's code need far less. */
+const SENDING_THREAD_HEAP_MB = 64;
+
+interface Reply {
+  id: number;
+  code: ExportResultCode;
+  error?: string;
+}
+
+/**
+ * OTLP/HTTP with protobuf bodies, sent from a thread of its own (a worker started at the first
+ * batch). In the request path's thread, the exporter's HTTP client would run through the same Node
+ * functions as the server's responses (`_http_outgoing`, the streams), with objects of other
+ * shapes: those functions' inline caches turn polymorphic and every round trip of the hub gets
+ * slower (docs/architecture.md, "Spans leave from a thread of their own"). A thread that dies — a
+ * collector's answer too large for its heap — fails its batches, and the next batch starts another.
  */
 export function otlpSpanSender(url: string): SpanSender {
-  const delegate = createOtlpHttpExportDelegate<EncodedSpans, unknown>(
-    convertLegacyHttpOptions({ url }, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
-    {
-      serializeRequest: (spans) => spans.bytes,
-      deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data),
-    },
-    'otlp_http_span_exporter',
-    { name: 'span', countItems: (spans) => spans.count },
-    undefined,
-  );
+  const require = createRequire(import.meta.url);
+  const workerData = {
+    url,
+    exporterBase: require.resolve('@opentelemetry/otlp-exporter-base/node-http'),
+    transformer: require.resolve('@opentelemetry/otlp-transformer'),
+  };
+  let thread: Worker | undefined;
+  let nextId = 0;
+  const waiting = new Map<number, (reply: Reply) => void>();
+
+  const settleAll = (error: string) => {
+    for (const settle of waiting.values()) settle({ id: -1, code: ExportResultCode.FAILED, error });
+    waiting.clear();
+  };
+  const start = () => {
+    const started = new Worker(SENDING_THREAD, {
+      eval: true,
+      execArgv: [],
+      workerData,
+      resourceLimits: { maxOldGenerationSizeMb: SENDING_THREAD_HEAP_MB },
+    });
+    started.on('message', (reply: Reply) => {
+      const settle = waiting.get(reply.id);
+      waiting.delete(reply.id);
+      settle?.(reply);
+      // An idle sending thread never holds the process open; one with a batch in flight does.
+      if (waiting.size === 0) started.unref();
+    });
+    started.on('error', (error) => settleAll(error.message));
+    started.on('exit', () => {
+      if (thread === started) thread = undefined;
+      settleAll('the span sending thread stopped');
+    });
+    return started;
+  };
+  const ask = (message: object): Promise<Reply> => {
+    thread ??= start();
+    const id = nextId++;
+    thread.ref();
+    return new Promise((resolve) => {
+      waiting.set(id, resolve);
+      thread!.postMessage({ ...message, id });
+    });
+  };
+
   return {
-    send: (spans, done) => delegate.export(spans, done),
-    forceFlush: () => delegate.forceFlush(),
-    shutdown: () => delegate.shutdown(),
+    send(spans, done) {
+      void ask({ spans }).then((reply) =>
+        done(
+          reply.error === undefined
+            ? { code: reply.code }
+            : { code: reply.code, error: new Error(reply.error) },
+        ),
+      );
+    },
+    async forceFlush() {
+      if (thread) await ask({ flush: true });
+    },
+    async shutdown() {
+      if (!thread) return;
+      const stopping = thread;
+      await ask({ shutdown: true });
+      thread = undefined;
+      await stopping.terminate();
+    },
   };
 }

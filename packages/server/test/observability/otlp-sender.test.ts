@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type EncodedSpans, otlpSpanSender, type SpanSender } from '../../src/observability/otlp-sender.js';
+
+/** A collector on loopback that answers each request with the next status of `statuses` (then 200). */
+async function startCollector(statuses: number[] = []) {
+  const bodies: { contentType: string | undefined; body: Buffer }[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      bodies.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks) });
+      response.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1/traces`,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const batch = (text: string): EncodedSpans => ({ bytes: new TextEncoder().encode(text), count: 1 });
+
+const sent = (sender: SpanSender, spans: EncodedSpans) =>
+  new Promise<ExportResult>((resolve) => sender.send(spans, resolve));
+
+let cleanup: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+describe('the OTLP span sender', () => {
+  it('posts each batch’s bytes unchanged, as protobuf, and reports each one sent', async () => {
+    const collector = await startCollector();
+    cleanup.push(collector.close);
+    const sender = otlpSpanSender(collector.url);
+    cleanup.push(() => sender.shutdown());
+
+    const results = await Promise.all([
+      sent(sender, batch('first batch')),
+      sent(sender, batch('second batch')),
+    ]);
+
+    expect(results.map((result) => result.code)).toEqual([
+      ExportResultCode.SUCCESS,
+      ExportResultCode.SUCCESS,
+    ]);
+    expect(collector.bodies.map(({ body }) => body.toString()).sort()).toEqual([
+      'first batch',
+      'second batch',
+    ]);
+    for (const { contentType } of collector.bodies) expect(contentType).toBe('application/x-protobuf');
+  });
+
+  it('reports a batch the collector refuses as failed, with the reason, and sends the next one', async () => {
+    const collector = await startCollector([400]);
+    cleanup.push(collector.close);
+    const sender = otlpSpanSender(collector.url);
+    cleanup.push(() => sender.shutdown());
+
+    const refused = await sent(sender, batch('refused'));
+    expect(refused.code).toBe(ExportResultCode.FAILED);
+    expect(refused.error?.message).toBeTruthy();
+
+    const accepted = await sent(sender, batch('accepted'));
+    expect(accepted.code).toBe(ExportResultCode.SUCCESS);
+    expect(collector.bodies.map(({ body }) => body.toString())).toEqual(['refused', 'accepted']);
+  });
+
+  it('delivers a batch still in flight before its shutdown resolves', async () => {
+    const collector = await startCollector();
+    cleanup.push(collector.close);
+    const sender = otlpSpanSender(collector.url);
+    const results: ExportResult[] = [];
+    sender.send(batch('last batch'), (result) => results.push(result));
+
+    await sender.shutdown();
+
+    expect(collector.bodies.map(({ body }) => body.toString())).toEqual(['last batch']);
+    expect(results.map((result) => result.code)).toEqual([ExportResultCode.SUCCESS]);
+  });
+
+  it('fails a batch nobody receives within OpenTelemetry’s timeout, read from the environment', async () => {
+    const collector = await startCollector();
+    await collector.close();
+    // The thread reads the OTEL_EXPORTER_OTLP_* settings as OpenTelemetry's exporter does.
+    process.env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT = '300';
+    cleanup.push(() => delete process.env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT);
+    const sender = otlpSpanSender(collector.url);
+    cleanup.push(() => sender.shutdown());
+
+    const result = await sent(sender, batch('lost'));
+
+    expect(result.code).toBe(ExportResultCode.FAILED);
+  });
+});
