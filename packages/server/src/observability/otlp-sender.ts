@@ -25,14 +25,13 @@ export interface SpanSender {
 const SENDING_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const otlp = require(workerData.exporterBase);
-const { ProtobufTraceSerializer } = require(workerData.transformer);
 const delegate = otlp.createOtlpHttpExportDelegate(
   otlp.convertLegacyHttpOptions({ url: workerData.url }, 'TRACES', 'v1/traces', {
     'Content-Type': 'application/x-protobuf',
   }),
   {
     serializeRequest: (spans) => spans.bytes,
-    deserializeResponse: (data) => ProtobufTraceSerializer.deserializeResponse(data),
+    deserializeResponse: () => undefined,
   },
   'otlp_http_span_exporter',
   { name: 'span', countItems: (spans) => spans.count },
@@ -59,8 +58,9 @@ interface Reply {
 }
 
 /**
- * OTLP/HTTP with protobuf bodies, sent from a thread of its own (a worker started at the first
- * batch). In the request path's thread, the exporter's HTTP client would run through the same Node
+ * OTLP/HTTP with protobuf bodies, sent from a thread of its own: a worker, started with the sender
+ * so that its start-up (a V8 isolate, OpenTelemetry's code) is over before the first batch. In the
+ * request path's thread, the exporter's HTTP client would run through the same Node
  * functions as the server's responses (`_http_outgoing`, the streams), with objects of other
  * shapes: those functions' inline caches turn polymorphic and every round trip of the hub gets
  * slower (docs/architecture.md, "Spans leave from a thread of their own"). A thread that dies — a
@@ -71,44 +71,50 @@ export function otlpSpanSender(url: string): SpanSender {
   const workerData = {
     url,
     exporterBase: require.resolve('@opentelemetry/otlp-exporter-base/node-http'),
-    transformer: require.resolve('@opentelemetry/otlp-transformer'),
   };
-  let thread: Worker | undefined;
   let nextId = 0;
-  const waiting = new Map<number, (reply: Reply) => void>();
-
-  const settleAll = (error: string) => {
-    for (const settle of waiting.values()) settle({ id: -1, code: ExportResultCode.FAILED, error });
-    waiting.clear();
-  };
-  const start = () => {
-    const started = new Worker(SENDING_THREAD, {
+  /** A started thread, and what it was asked and has not answered yet. */
+  interface SendingThread {
+    worker: Worker;
+    waiting: Map<number, (reply: Reply) => void>;
+  }
+  const start = (): SendingThread => {
+    const worker = new Worker(SENDING_THREAD, {
       eval: true,
       execArgv: [],
       workerData,
       resourceLimits: { maxOldGenerationSizeMb: SENDING_THREAD_HEAP_MB },
     });
-    started.on('message', (reply: Reply) => {
-      const settle = waiting.get(reply.id);
-      waiting.delete(reply.id);
+    const started: SendingThread = { worker, waiting: new Map() };
+    // An idle sending thread never holds the process open; one with a batch in flight does, as
+    // the HTTP request it makes would.
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const settle = started.waiting.get(reply.id);
+      started.waiting.delete(reply.id);
       settle?.(reply);
-      // An idle sending thread never holds the process open; one with a batch in flight does.
-      if (waiting.size === 0) started.unref();
+      if (started.waiting.size === 0) worker.unref();
     });
-    started.on('error', (error) => settleAll(error.message));
-    started.on('exit', () => {
+    const failAll = (error: string) => {
+      for (const settle of started.waiting.values()) settle({ id: -1, code: ExportResultCode.FAILED, error });
+      started.waiting.clear();
+    };
+    worker.on('error', (error) => failAll(error.message));
+    worker.on('exit', () => {
       if (thread === started) thread = undefined;
-      settleAll('the span sending thread stopped');
+      failAll('the span sending thread stopped');
     });
     return started;
   };
+  let thread: SendingThread | undefined = start();
   const ask = (message: object): Promise<Reply> => {
     thread ??= start();
+    const asked = thread;
     const id = nextId++;
-    thread.ref();
+    asked.worker.ref();
     return new Promise((resolve) => {
-      waiting.set(id, resolve);
-      thread!.postMessage({ ...message, id });
+      asked.waiting.set(id, resolve);
+      asked.worker.postMessage({ ...message, id });
     });
   };
 
@@ -130,7 +136,7 @@ export function otlpSpanSender(url: string): SpanSender {
       const stopping = thread;
       await ask({ shutdown: true });
       thread = undefined;
-      await stopping.terminate();
+      await stopping.worker.terminate();
     },
   };
 }
