@@ -5,15 +5,18 @@ import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EncodedSpans, otlpSpanSender, type SpanSender } from '../../src/observability/otlp-sender.js';
 
-/** A collector on loopback that answers each request with the next status of `statuses` (then 200). */
-async function startCollector(statuses: number[] = []) {
-  const bodies: { contentType: string | undefined; body: Buffer }[] = [];
+/** A collector on loopback: keeps each request, and answers with `status.next` (200 unless set). */
+async function startCollector() {
+  const requests: { contentType: string | undefined; body: string }[] = [];
+  const status = { next: 200 };
+  let arrived = () => {};
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      bodies.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks) });
-      response.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/x-protobuf' }).end();
+      requests.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks).toString() });
+      response.writeHead(status.next, { 'content-type': 'application/x-protobuf' }).end();
+      arrived();
     });
   });
   server.listen(0, '127.0.0.1');
@@ -21,7 +24,12 @@ async function startCollector(statuses: number[] = []) {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1/traces`,
-    bodies,
+    requests,
+    status,
+    /** Resolves once `count` requests have arrived. */
+    async received(count: number) {
+      while (requests.length < count) await new Promise<void>((resolve) => (arrived = resolve));
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -37,12 +45,25 @@ afterEach(async () => {
   cleanup = [];
 });
 
+/** A sender to a fresh collector, past its opening request. */
+async function senderWithCollector() {
+  const collector = await startCollector();
+  cleanup.push(collector.close);
+  const sender = otlpSpanSender(collector.url);
+  cleanup.push(() => sender.shutdown());
+  await collector.received(1);
+  return { collector, sender };
+}
+
 describe('the OTLP span sender', () => {
+  it('opens with an empty export, a batch of no spans, before it is given any', async () => {
+    const { collector } = await senderWithCollector();
+
+    expect(collector.requests).toEqual([{ contentType: 'application/x-protobuf', body: '' }]);
+  });
+
   it('posts each batch’s bytes unchanged, as protobuf, and reports each one sent', async () => {
-    const collector = await startCollector();
-    cleanup.push(collector.close);
-    const sender = otlpSpanSender(collector.url);
-    cleanup.push(() => sender.shutdown());
+    const { collector, sender } = await senderWithCollector();
 
     const results = await Promise.all([
       sent(sender, batch('first batch')),
@@ -53,26 +74,23 @@ describe('the OTLP span sender', () => {
       ExportResultCode.SUCCESS,
       ExportResultCode.SUCCESS,
     ]);
-    expect(collector.bodies.map(({ body }) => body.toString()).sort()).toEqual([
-      'first batch',
-      'second batch',
-    ]);
-    for (const { contentType } of collector.bodies) expect(contentType).toBe('application/x-protobuf');
+    const batches = collector.requests.slice(1);
+    expect(batches.map(({ body }) => body).sort()).toEqual(['first batch', 'second batch']);
+    for (const { contentType } of batches) expect(contentType).toBe('application/x-protobuf');
   });
 
   it('reports a batch the collector refuses as failed, with the reason, and sends the next one', async () => {
-    const collector = await startCollector([400]);
-    cleanup.push(collector.close);
-    const sender = otlpSpanSender(collector.url);
-    cleanup.push(() => sender.shutdown());
+    const { collector, sender } = await senderWithCollector();
 
+    collector.status.next = 400;
     const refused = await sent(sender, batch('refused'));
     expect(refused.code).toBe(ExportResultCode.FAILED);
     expect(refused.error?.message).toBeTruthy();
 
+    collector.status.next = 200;
     const accepted = await sent(sender, batch('accepted'));
     expect(accepted.code).toBe(ExportResultCode.SUCCESS);
-    expect(collector.bodies.map(({ body }) => body.toString())).toEqual(['refused', 'accepted']);
+    expect(collector.requests.slice(1).map(({ body }) => body)).toEqual(['refused', 'accepted']);
   });
 
   it('delivers a batch still in flight before its shutdown resolves', async () => {
@@ -84,7 +102,7 @@ describe('the OTLP span sender', () => {
 
     await sender.shutdown();
 
-    expect(collector.bodies.map(({ body }) => body.toString())).toEqual(['last batch']);
+    expect(collector.requests.map(({ body }) => body).filter(Boolean)).toEqual(['last batch']);
     expect(results.map((result) => result.code)).toEqual([ExportResultCode.SUCCESS]);
   });
 
