@@ -122,7 +122,7 @@ ${GENERATIONS} generations of ${PROCESSES_PER_ARM * 2} hub processes, one after 
 ${PER_TURN} measured browser-tool round trips each (answer POST → next \`interrupt\` on the open stream).
 **Off**: as shipped. **On**: ${ON === 'both' ? '' : `(here ${ON} only) `}\`DIOSC_METRICS_TOKEN\` and \`DIOSC_TRACES_OTLP_URL\` set — every counter and
 histogram of the turn, a span for the turn, each model step (with OpenTelemetry's \`gen_ai.*\`
-attributes), each wait; the spans batched and sent over OTLP/HTTP (protobuf) to a sink in the
+attributes), each wait; the spans batched and sent over OTLP/HTTP (protobuf), from the hub's span sending thread, to a sink in the
 benchmark process, and \`/metrics\` scraped ${result.method.scrapeEveryMs === 0 ? 'before every block' : `at most every ${result.method.scrapeEveryMs / 1000} s`} (${result.exported.scrapes} scrapes,
 ${(result.exported.scrapeBytes / Math.max(1, result.exported.scrapes) / 1024).toFixed(1)} KB each).
 ${result.method.warmUpBlocks} blocks a side of warm-up first in each generation, then forgotten. Blocks interleaved, cycling
@@ -139,7 +139,7 @@ ${result.sides.map((side) => `| ${side.name} | ${ms(side.cpuMsPerRoundTrip)} | $
 
 Where each arm's CPU per round trip went (ms; the main thread's from Linux's per-thread clock, in 10 ms ticks):
 
-| | main thread | of it, scavenges | of it, mark-compact | helper threads (concurrent GC, compiles, libuv) |
+| | main thread | of it, scavenges | of it, mark-compact | other threads (V8's concurrent GC and compiles, libuv; on: the span sending thread) |
 |---|---:|---:|---:|---:|
 ${(['off', 'on'] as const).map((arm) => `| ${arm} | ${ms(result.breakdown[arm].mainThread)} | ${ms(result.breakdown[arm].scavenges)} | ${ms(result.breakdown[arm].markCompact)} | ${ms(result.breakdown[arm].helperThreads)} |`).join('\n')}
 

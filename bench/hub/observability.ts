@@ -31,7 +31,8 @@ export interface SideResult {
 /**
  * A process's CPU over the measured blocks split by where it ran, per round trip (ms): its main
  * thread (JavaScript, the main thread's GC pauses, I/O callbacks) and the rest — V8's and libuv's
- * helper threads (concurrent marking and sweeping, optimizing compiles). Of the main thread's, its
+ * helper threads (concurrent marking and sweeping, optimizing compiles) and, with traces on, the
+ * span sending thread (a worker with a V8 isolate of its own). Of the main thread's, its
  * GC pauses: scavenges and mark-compact steps.
  */
 export interface CpuBreakdown {
