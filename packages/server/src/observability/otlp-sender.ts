@@ -19,8 +19,8 @@ export interface SpanSender {
  * The sending thread's program. It runs OpenTelemetry's own OTLP/HTTP export delegate — what its
  * `OTLPTraceExporter` uses: the same headers, timeout, retries with backoff, bounded concurrency,
  * response size limit and `OTEL_EXPORTER_OTLP_*` settings — with the serializer left out, since the
- * bytes come made. Plain CommonJS, given the resolved paths of its two packages: it runs the same
- * from source (tsx, Vitest) and from the bundled `diosc`, with no TypeScript loader in the thread.
+ * bytes come made. Plain CommonJS, given the resolved path of that package: it runs the same from
+ * source (tsx, Vitest) and from the bundled `diosc`, with no TypeScript loader in the thread.
  */
 const SENDING_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -66,8 +66,8 @@ interface Reply {
  * request path's thread, the exporter's HTTP client would run through the same Node
  * functions as the server's responses (`_http_outgoing`, the streams), with objects of other
  * shapes: those functions' inline caches turn polymorphic and every round trip of the hub gets
- * slower (docs/architecture.md, "Spans leave from a thread of their own"). A thread that dies — a
- * collector's answer too large for its heap — fails its batches, and the next batch starts another.
+ * slower (docs/architecture.md, "Spans leave from a thread of their own"). A thread that dies (out of
+ * its heap, or stopped) fails the batches it held, and the next batch starts another.
  */
 export function otlpSpanSender(url: string): SpanSender {
   const require = createRequire(import.meta.url);
@@ -89,9 +89,6 @@ export function otlpSpanSender(url: string): SpanSender {
       resourceLimits: { maxOldGenerationSizeMb: SENDING_THREAD_HEAP_MB },
     });
     const started: SendingThread = { worker, waiting: new Map() };
-    // An idle sending thread never holds the process open; one with a batch in flight does, as
-    // the HTTP request it makes would.
-    worker.unref();
     worker.on('message', (reply: Reply) => {
       const settle = started.waiting.get(reply.id);
       started.waiting.delete(reply.id);
@@ -107,6 +104,9 @@ export function otlpSpanSender(url: string): SpanSender {
       if (thread === started) thread = undefined;
       failAll('the span sending thread stopped');
     });
+    // An idle sending thread never holds the process open; one with a batch in flight does, as
+    // the HTTP request it makes would. After the listeners: adding a 'message' one refs the thread.
+    worker.unref();
     return started;
   };
   let thread: SendingThread | undefined = start();

@@ -1,12 +1,14 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EncodedSpans, otlpSpanSender, type SpanSender } from '../../src/observability/otlp-sender.js';
 
-/** A collector on loopback: keeps each request, and answers with `status.next` (200 unless set). */
-async function startCollector() {
+/** A collector on loopback: keeps each request, and answers with `status.next` (200 unless set) after `delayMs`. */
+async function startCollector(delayMs = 0) {
   const requests: { contentType: string | undefined; body: string }[] = [];
   const status = { next: 200 };
   let arrived = () => {};
@@ -15,8 +17,11 @@ async function startCollector() {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       requests.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks).toString() });
-      response.writeHead(status.next, { 'content-type': 'application/x-protobuf' }).end();
       arrived();
+      setTimeout(
+        () => response.writeHead(status.next, { 'content-type': 'application/x-protobuf' }).end(),
+        delayMs,
+      );
     });
   });
   server.listen(0, '127.0.0.1');
@@ -33,6 +38,8 @@ async function startCollector() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+const SENDER_CHILD = fileURLToPath(new URL('./sender-child/sender-child.ts', import.meta.url));
 
 const batch = (text: string): EncodedSpans => ({ bytes: new TextEncoder().encode(text), count: 1 });
 
@@ -118,5 +125,30 @@ describe('the OTLP span sender', () => {
     const result = await sent(sender, batch('lost'));
 
     expect(result.code).toBe(ExportResultCode.FAILED);
+  });
+
+  it('holds its process open while a batch is in flight, and never while idle', async () => {
+    // The collector answers each request 300 ms late: a process that left before that would not
+    // have printed the batch's result.
+    const collector = await startCollector(300);
+    cleanup.push(collector.close);
+    const run = async (...args: string[]) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', SENDER_CHILD, collector.url, ...args], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let stdout = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      const [code] = (await once(child, 'close')) as [number | null];
+      return { code, stdout };
+    };
+
+    const idle = await run();
+    expect(idle).toEqual({ code: 0, stdout: '' });
+
+    const sending = await run('the last batch');
+    expect(sending).toEqual({ code: 0, stdout: `sent ${ExportResultCode.SUCCESS}\n` });
+    expect(collector.requests.map(({ body }) => body)).toContain('the last batch');
   });
 });
