@@ -65,6 +65,13 @@ export interface SpanTracingOptions {
   sampleRatio?: number;
 }
 
+/** The open record under `key`, no longer open: an end read back from the journal closes it. */
+function take<K>(open: Map<K, SpanRecord>, key: K): SpanRecord | undefined {
+  const record = open.get(key);
+  if (record) open.delete(key);
+  return record;
+}
+
 /**
  * Whether a turn is traced at `ratio`: decided by its id (FNV-1a over it, as a fraction of 2³²), so
  * every instance that runs part of the turn decides the same and a turn is kept or dropped whole.
@@ -187,11 +194,9 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.TurnEnded: {
-          const turnId = entries[at] as string;
-          const record = turns.get(turnId);
+          const record = take(turns, entries[at] as string);
           if (record) {
             const outcome = entries[at + 1] as string;
-            turns.delete(turnId);
             record.outcome = outcome;
             ended(record, time, outcome === 'failed' ? ((entries[at + 2] as string) ?? 'internal') : 'ok');
           }
@@ -214,9 +219,8 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.StepEnded: {
-          const record = handles.get(entries[at] as number);
+          const record = take(handles, entries[at] as number);
           if (record) {
-            handles.delete(entries[at] as number);
             record.inputTokens = entries[at + 1] as number;
             record.outputTokens = entries[at + 2] as number;
             record.finishReason = entries[at + 3] as string;
@@ -226,9 +230,8 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.StepFailed: {
-          const record = handles.get(entries[at] as number);
+          const record = take(handles, entries[at] as number);
           if (record) {
-            handles.delete(entries[at] as number);
             record.exception = entries[at + 1] as string;
             ended(record, time, entries[at + 2] as string);
           }
@@ -244,11 +247,9 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.WaitEnded: {
-          const callId = entries[at] as string;
-          const record = waits.get(callId);
+          const record = take(waits, entries[at] as string);
           if (record) {
             const outcome = entries[at + 1] as string;
-            waits.delete(callId);
             record.outcome = outcome;
             ended(
               record,
@@ -273,9 +274,8 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.CallEnded: {
-          const record = handles.get(entries[at] as number);
+          const record = take(handles, entries[at] as number);
           if (record) {
-            handles.delete(entries[at] as number);
             ended(record, time, entries[at + 1] as string);
           }
           at += 2;
