@@ -199,50 +199,52 @@ export class ProtobufWriter {
 /** OTLP's `KeyValue` attributes in `field`, written as `attributesOf` names them. */
 class KeyValueWriter implements AttributeSink {
   field = 9;
+  /** Where the open `KeyValue` and its `AnyValue` begin (one attribute is written at a time). */
+  private pair = 0;
+  private any = 0;
   constructor(private readonly writer: ProtobufWriter) {}
 
-  private value(key: string): number {
-    const pair = this.writer.begin(this.field);
+  /** Opens the `KeyValue` of `key` and its `AnyValue`, for the value's one field. */
+  private open(key: string): void {
+    this.pair = this.writer.begin(this.field);
     this.writer.string(1, key);
-    return pair;
+    this.any = this.writer.begin(2);
+  }
+
+  private close(): void {
+    this.writer.end(this.any);
+    this.writer.end(this.pair);
   }
 
   string(key: string, value: string): void {
-    const pair = this.value(key);
-    const any = this.writer.begin(2);
+    this.open(key);
     this.writer.string(1, value);
-    this.writer.end(any);
-    this.writer.end(pair);
+    this.close();
   }
 
   int(key: string, value: number): void {
-    const pair = this.value(key);
-    const any = this.writer.begin(2);
+    this.open(key);
     this.writer.tag(3, VARINT);
     this.writer.varint(value);
-    this.writer.end(any);
-    this.writer.end(pair);
+    this.close();
   }
 
   bool(key: string, value: boolean): void {
-    const pair = this.value(key);
-    const any = this.writer.begin(2);
+    this.open(key);
     this.writer.tag(2, VARINT);
     this.writer.varint(value ? 1 : 0);
-    this.writer.end(any);
-    this.writer.end(pair);
+    this.close();
   }
 
+  /** A one-string array (an `ArrayValue` of one `AnyValue`). */
   strings(key: string, value: string): void {
-    const pair = this.value(key);
-    const any = this.writer.begin(2);
+    this.open(key);
     const array = this.writer.begin(5);
     const item = this.writer.begin(1);
     this.writer.string(1, value);
     this.writer.end(item);
     this.writer.end(array);
-    this.writer.end(any);
-    this.writer.end(pair);
+    this.close();
   }
 }
 
