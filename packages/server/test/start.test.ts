@@ -1,34 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { freePort } from '../src/testing/test-server.js';
 import { postMcp } from './mcp/support.js';
+import { startCollector } from './observability/collector.js';
 import { ensureBuilt, ROOT } from './support/built-bin.js';
 
 const METRICS_TOKEN = 'start-test-metrics-token-0123456789abcdef';
-
-/** An OTLP/HTTP collector on loopback: keeps each request's body. */
-async function startCollector() {
-  const bodies: Buffer[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      bodies.push(Buffer.concat(chunks));
-      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1/traces`, bodies, close: () => server.close() };
-}
 
 // What `npm start` builds, fresh beforehand: the run below must then build nothing.
 ensureBuilt('@diosc/kit', '@diosc/portal', '@diosc/server');
@@ -36,10 +17,10 @@ ensureBuilt('@diosc/kit', '@diosc/portal', '@diosc/server');
 describe('npm start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'diosc-start-'));
   let child: ChildProcess | undefined;
-  const onExit: (() => void)[] = [];
-  afterAll(() => {
+  const onExit: (() => Promise<void>)[] = [];
+  afterAll(async () => {
     child?.kill('SIGTERM');
-    for (const step of onExit) step();
+    for (const step of onExit) await step();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -145,7 +126,7 @@ describe('npm start', () => {
     running.kill('SIGTERM');
     expect(await exited).toBe(0);
     // Its shutdown sent the span of that call; protobuf keeps strings as their bytes.
-    const spans = Buffer.concat(collector.bodies).toString('latin1');
+    const spans = Buffer.concat(collector.requests.map(({ body }) => body)).toString('latin1');
     expect(spans).toContain('diosc.mcp_call');
     expect(spans).toContain('items_list');
     expect(spans).not.toContain(token);

@@ -1,45 +1,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EncodedSpans, otlpSpanSender, type SpanSender } from '../../src/observability/otlp-sender.js';
-
-/** A collector on loopback: keeps each request, and answers with `status.next` (200 unless set) after `delayMs`. */
-async function startCollector(delayMs = 0) {
-  const requests: { contentType: string | undefined; body: string }[] = [];
-  const status = { next: 200 };
-  let arrived = () => {};
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      requests.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks).toString() });
-      arrived();
-      setTimeout(
-        () => response.writeHead(status.next, { 'content-type': 'application/x-protobuf' }).end(),
-        delayMs,
-      );
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1/traces`,
-    requests,
-    status,
-    /** Resolves once `count` requests have arrived. */
-    async received(count: number) {
-      while (requests.length < count) await new Promise<void>((resolve) => (arrived = resolve));
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { type Collector, startCollector } from './collector.js';
 
 const SENDER_CHILD = fileURLToPath(new URL('./sender-child/sender-child.ts', import.meta.url));
+
+/** Each request's body, as the text a test batch was made of. */
+const texts = (collector: Collector) => collector.requests.map(({ body }) => body.toString());
 
 const batch = (text: string): EncodedSpans => ({ bytes: new TextEncoder().encode(text), count: 1 });
 
@@ -66,7 +36,7 @@ describe('the OTLP span sender', () => {
   it('opens with an empty export, a batch of no spans, before it is given any', async () => {
     const { collector } = await senderWithCollector();
 
-    expect(collector.requests).toEqual([{ contentType: 'application/x-protobuf', body: '' }]);
+    expect(collector.requests).toEqual([{ contentType: 'application/x-protobuf', body: Buffer.alloc(0) }]);
   });
 
   it('posts each batch’s bytes unchanged, as protobuf, and reports each one sent', async () => {
@@ -82,7 +52,7 @@ describe('the OTLP span sender', () => {
       ExportResultCode.SUCCESS,
     ]);
     const batches = collector.requests.slice(1);
-    expect(batches.map(({ body }) => body).sort()).toEqual(['first batch', 'second batch']);
+    expect(batches.map(({ body }) => body.toString()).sort()).toEqual(['first batch', 'second batch']);
     for (const { contentType } of batches) expect(contentType).toBe('application/x-protobuf');
   });
 
@@ -97,7 +67,7 @@ describe('the OTLP span sender', () => {
     collector.status.next = 200;
     const accepted = await sent(sender, batch('accepted'));
     expect(accepted.code).toBe(ExportResultCode.SUCCESS);
-    expect(collector.requests.slice(1).map(({ body }) => body)).toEqual(['refused', 'accepted']);
+    expect(texts(collector).slice(1)).toEqual(['refused', 'accepted']);
   });
 
   it('delivers a batch still in flight before its shutdown resolves', async () => {
@@ -109,7 +79,7 @@ describe('the OTLP span sender', () => {
 
     await sender.shutdown();
 
-    expect(collector.requests.map(({ body }) => body).filter(Boolean)).toEqual(['last batch']);
+    expect(texts(collector).filter(Boolean)).toEqual(['last batch']);
     expect(results.map((result) => result.code)).toEqual([ExportResultCode.SUCCESS]);
   });
 
@@ -149,6 +119,6 @@ describe('the OTLP span sender', () => {
 
     const sending = await run('the last batch');
     expect(sending).toEqual({ code: 0, stdout: `sent ${ExportResultCode.SUCCESS}\n` });
-    expect(collector.requests.map(({ body }) => body)).toContain('the last batch');
+    expect(texts(collector)).toContain('the last batch');
   });
 });

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@diosc/server';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -9,6 +7,7 @@ import { sampledTurn } from '../../src/observability/span-tracing.js';
 import { describeOnDialects, type HubTestServer, startHubServer } from '../hub/support/hub-server.js';
 import { planWrite } from '../hub/support/plan-write.js';
 import { connectClient, createConnection } from '../mcp/support.js';
+import { startCollector } from './collector.js';
 
 const VISITOR_TEXT = 'Please highlight product 42 for Ada Lovelace';
 const MODEL_TEXT = 'Highlighting the row you asked about.';
@@ -120,22 +119,6 @@ async function answerHighlight({ client, stream }: Awaited<ReturnType<typeof ask
   return turnId;
 }
 
-/** A stand-in OTLP/HTTP collector on loopback: keeps each request's content type and body. */
-async function startCollector() {
-  const requests: { contentType: string | undefined; body: Buffer }[] = [];
-  const collector = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      requests.push({ contentType: request.headers['content-type'], body: Buffer.concat(chunks) });
-      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const { port } = collector.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1/traces`, requests, close: () => collector.close() };
-}
-
 describe('traces over OTLP', () => {
   it('reach a collector as protobuf when the process stops: the turn, its steps and its wait, no visitor text', async () => {
     const collector = await startCollector();
@@ -169,7 +152,7 @@ describe('traces over OTLP', () => {
         expect(body).not.toContain(absent);
       }
     } finally {
-      collector.close();
+      await collector.close();
     }
   });
 });
