@@ -259,11 +259,6 @@ export class OtlpSpanEncoder {
   private readonly writer = new ProtobufWriter();
   private readonly attributes = new KeyValueWriter(this.writer);
 
-  /** Appends one span to the batch. */
-  add(record: SpanRecord): void {
-    this.span(record);
-  }
-
   /** The batch as one `ExportTraceServiceRequest` (the hub's resource and scope around its spans); empties it. */
   take(): Uint8Array {
     const spans = this.writer.view();
@@ -282,8 +277,8 @@ export class OtlpSpanEncoder {
     return request.view();
   }
 
-  /** One `ScopeSpans.spans` field. */
-  private span(record: SpanRecord): void {
+  /** Appends one span to the batch: one `ScopeSpans.spans` field. */
+  add(record: SpanRecord): void {
     const writer = this.writer;
     identify(record);
     const span = writer.begin(2);

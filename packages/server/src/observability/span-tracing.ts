@@ -66,7 +66,7 @@ export interface SpanTracingOptions {
 }
 
 /** The open record under `key`, no longer open: an end read back from the journal closes it. */
-function take<K>(open: Map<K, SpanRecord>, key: K): SpanRecord | undefined {
+function takeOpen<K>(open: Map<K, SpanRecord>, key: K): SpanRecord | undefined {
   const record = open.get(key);
   if (record) open.delete(key);
   return record;
@@ -194,7 +194,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.TurnEnded: {
-          const record = take(turns, entries[at] as string);
+          const record = takeOpen(turns, entries[at] as string);
           if (record) {
             const outcome = entries[at + 1] as string;
             record.outcome = outcome;
@@ -219,7 +219,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.StepEnded: {
-          const record = take(handles, entries[at] as number);
+          const record = takeOpen(handles, entries[at] as number);
           if (record) {
             record.inputTokens = entries[at + 1] as number;
             record.outputTokens = entries[at + 2] as number;
@@ -230,7 +230,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.StepFailed: {
-          const record = take(handles, entries[at] as number);
+          const record = takeOpen(handles, entries[at] as number);
           if (record) {
             record.exception = entries[at + 1] as string;
             ended(record, time, entries[at + 2] as string);
@@ -247,7 +247,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.WaitEnded: {
-          const record = take(waits, entries[at] as string);
+          const record = takeOpen(waits, entries[at] as string);
           if (record) {
             const outcome = entries[at + 1] as string;
             record.outcome = outcome;
@@ -274,7 +274,7 @@ export function createSpanTracing(options: SpanTracingOptions): Tracing {
           break;
         }
         case Entry.CallEnded: {
-          const record = take(handles, entries[at] as number);
+          const record = takeOpen(handles, entries[at] as number);
           if (record) {
             ended(record, time, entries[at + 1] as string);
           }
